@@ -42,11 +42,15 @@ from verify import kernel
 from verify.audit import citations
 from verify.audit.membership import (
     BASE,
+    COUNTER,
     TRUE,
+    UPDATE_MAP,
     UPDATES,
     base_unchecked,
     carried,
     caveat,
+    counter_check,
+    map_check,
     not_its_runs,
     resting,
     started,
@@ -149,6 +153,14 @@ class StepAudit:
     #: why an induction's base was not checked on the runs it was checked on
     #: (`membership.started`)
     base_unchecked: str | None = None
+    #: an induction's step map at each update of the runs it was checked on
+    #: (`membership.map_check`): `instances` the updates, `vacuous` those where the run
+    #: moves otherwise (newcomer 32 N6); None when not checked
+    update_map: NumericVerdict | None = None
+    #: its counter against the runs' count of updates on the rows its claim was checked on
+    #: (`membership.counter_check`): `vacuous` the rows where it is not that count (red
+    #: team 30 A6); None when not checked (or the counter is that count by its name)
+    counter: NumericVerdict | None = None
 
     @property
     def unmet_base(self) -> int:
@@ -160,6 +172,18 @@ class StepAudit:
     def starts(self) -> int:
         """How many rows of its runs have its induction's counter at 0 (its base checked)."""
         return self.base.instances - self.base.vacuous if self.base is not None else 0
+
+    @property
+    def unmet_map(self) -> int:
+        """How many updates of its runs move its induction's iterated names otherwise than
+        its step does (newcomer 32 N6)."""
+        return self.update_map.vacuous if self.update_map is not None else 0
+
+    @property
+    def miscounted(self) -> int:
+        """At how many rows of its runs its induction's counter is not the run's count of
+        updates (red team 30 A6: a counter bound to `2*t`)."""
+        return self.counter.vacuous if self.counter is not None else 0
 
     @property
     def unmet_updates(self) -> int:
@@ -249,12 +273,14 @@ class ProofAudit:
     def status(self) -> ProofStatus:
         """verified: every step proved, nothing violated, every run it asked for made;
         has-findings: something failed; incomplete: neither (a step unknown, runs of its data
-        files or its algorithm not made: `unmade`, or violations its runs found that the
-        kernel confirmed none of: `unconfirmed`)."""
+        files or its algorithm not made: `unmade`, violations its runs found that the kernel
+        confirmed none of: `unconfirmed`, or runs that update otherwise than an induction's
+        step: `StepAudit.unmet_map`, runs of another algorithm than the one it proves things
+        of, on which it was checked at their starts only; newcomer 32 N6, red team 9)."""
         if any(s.finding for s in self.steps):
             return "has-findings"
         if all(s.symbolic.status == "proved" for s in self.steps) and not (
-                self.unmade or self.unconfirmed):
+                self.unmade or self.unconfirmed or any(s.unmet_map for s in self.steps)):
             return "verified"
         return "incomplete"
 
@@ -345,6 +371,9 @@ class Audit:
                     p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
+                steps += [f"{s.step.id} (its runs update otherwise than its step)"
+                          for s in p.steps if s.unmet_map and not s.finding
+                          and s.symbolic.status == "proved"]
                 steps += [f"runs not made ({each.line})" for each in p.unmade]
                 steps += [f"violations on runs not confirmed ({line})" for line in p.unconfirmed]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
@@ -535,7 +564,9 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
                 updates_unchecked(step, name, found, plan.updates),
                 base=started_at(found.get(name + BASE)) if name in numeric else None,
-                base_unchecked=base_unchecked(step, name, found, plan.bases, unchecked)))
+                base_unchecked=base_unchecked(step, name, found, plan.bases, unchecked),
+                update_map=found.get(name + UPDATE_MAP) if name in found else None,
+                counter=found.get(name + COUNTER) if name in found else None))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -897,6 +928,14 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
                 checks.append(base)
             elif base is not None:
                 unbased[step_name] = base
+            # the update map and the counter: a Check, or why not (said by the caveat only,
+            # which names what the audit checks of its runs)
+            mapped = map_check(step, stated[step.id], proof, names, check)
+            if isinstance(mapped, Check):  # its steps are its runs' updates: then count them
+                checks.append(mapped)
+                if isinstance(counted := counter_check(step, stated[step.id], proof, names,
+                                                       check), Check):
+                    checks.append(counted)
             updates = updates_check(step, stated[step.id], proof, names, check)
             if isinstance(updates, Check):
                 checks.append(updates)

@@ -25,6 +25,7 @@ The numeric side (the masks over a run's rows) is `verify.numeric.instances`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Protocol, TypeVar
@@ -66,6 +67,14 @@ class Audited(Protocol):
     def starts(self) -> int: ...
     @property
     def unmet_updates(self) -> int: ...
+    @property
+    def update_map(self) -> NumericVerdict | None: ...
+    @property
+    def counter(self) -> NumericVerdict | None: ...
+    @property
+    def unmet_map(self) -> int: ...
+    @property
+    def miscounted(self) -> int: ...
 
 
 A = TypeVar("A", bound=Audited)
@@ -103,6 +112,16 @@ def caveat(audit: Audited) -> str:
         checked.append(f"the base, at the {audit.starts} rows where {counter} is 0, " + (
             f"failing at {audit.unmet_base} (the rows of those runs are left out)"
             if audit.unmet_base else "holding at each"))
+    if audit.update_map is not None:  # newcomer 32 N6
+        checked.append(f"the step, at each of the {audit.update_map.instances} updates of "
+                       "these runs, " + (
+                           f"{audit.unmet_map} of which move otherwise (the rows of those "
+                           "runs after such an update are left out)" if audit.unmet_map
+                           else "each of which moves as it says"))
+    if audit.counter is not None:  # red team 30 A6
+        checked.append(f"the counter {counter}, at each of the {audit.counter.instances} rows, "
+                       + (f"not the run's count of updates at {audit.miscounted} of them"
+                          if audit.miscounted else "the run's count of updates at each"))
     said = ("the audit does not check that they do" if not checked else
             f"the audit checks only {' and '.join(checked)}")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
@@ -143,6 +162,16 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
             said.append(f"{ind.step.id}'s update facts hold at each of the "
                         f"{ind.updates.instances} updates "
                         "of these runs")
+        if ind.update_map is not None:  # newcomer 32 N6
+            said.append(f"{ind.step.id}'s step " + (
+                f"differs from the run's update at {ind.unmet_map} of "
+                f"{ind.update_map.instances} updates of these runs (the rows of those runs "
+                "after such an update are left out)" if ind.unmet_map else
+                f"is the run's update at each of the {ind.update_map.instances} updates of "
+                "these runs"))
+        if ind.counter is not None and ind.miscounted:  # red team 30 A6
+            said.append(f"{ind.step.id}'s counter is not the run's count of updates at "
+                        f"{ind.miscounted} of {ind.counter.instances} rows of these runs")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
             broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
                       "rows of these runs" if kept.numeric is not None
@@ -154,7 +183,8 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
             f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
             "starts, updates, meets the update facts and counts its updates as each induction "
             "says (base, step, given and counter, under the [numeric] names); of these the "
-            "audit checks the base and the update facts only: " + "; ".join(said)
+            "audit checks the base, the update facts and, where their rows make what they "
+            "read, the step and the counter only: " + "; ".join(said)
             + (f"; the {outside} rows of this step on runs whose start is not a base are left "
                "out" if outside else "")
             + (f"; the {past} rows of this step on runs after an update that fails an update "
@@ -269,6 +299,8 @@ def started(step: Step, check: Check, proof: Proof,
     proof_name = check.name.rsplit("/", 1)[0]
     unmet = tuple(f"{proof_name}/{ind}{UPDATES}" for ind in ids if ind in by_id
                   and isinstance(rule := by_id[ind].rule, Induction) and rule.hypotheses)
+    # newcomer 32 N6: and that update as their steps say (`map_check`)
+    unmet += tuple(f"{proof_name}/{ind}{UPDATE_MAP}" for ind in ids if ind in by_id)
     if unmet:
         check = replace(check, unmet=unmet)
     if not isinstance(step.rule, Induction):
@@ -422,6 +454,158 @@ def updates_check(step: Step, stated: kernel.Statement | None, proof: Proof, nam
                    if missing else "every quantity they read under the [numeric] names"))
     return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
                  defined)
+
+
+#: The name of an induction's update-map check is its step's name and this (`map_check`).
+UPDATE_MAP = " update map"
+#: The name of an induction's counter check is its step's name and this (`counter_check`).
+COUNTER = " counter"
+
+
+def _one_fact(step: Step, stated: kernel.Statement, proof: Proof, names: Naming,
+              gap: sympy.Expr, text: str) -> Judgement | str:
+    """The judgement `gap == 0 |- 0 >= 0` under the [numeric] names (its hypothesis fails
+    exactly where `gap` is not 0: a check of it counts those rows as `vacuous`, and a
+    violation, which the kernel would have to confirm, is impossible), or why it is none."""
+    try:
+        return statement(proof, kernel.Statement(
+            step.id, (kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),), ("",),
+            TRUE, stated.naturals), names)
+    except kernel.KernelError as error:
+        return (f"with the [numeric] names replaced it is no statement the kernel reads "
+                f"({error})")
+
+
+def _quantity(name: str, names: Naming) -> str | None:
+    """The run quantity a proof's name denotes when it denotes one plainly (unbound: the
+    quantity of its own name; bound to `q` itself), else None (bound to an expression)."""
+    if name in names.vectors:
+        vec = names.vectors[name]
+        return next(iter(vec)) if len(vec) == 1 and vec[next(iter(vec))] == 1 else None
+    if name in names.scalars:
+        term = names.scalars[name]
+        return term.name if isinstance(term, sympy.Symbol) else None
+    return name
+
+
+def map_check(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
+              check: Check) -> Check | str | None:
+    """For an induction checked on runs (`check`): the check, on its runs' rows per update,
+    that each update moves its iterated names as its step says (newcomer 32 N6: an induction
+    whose step is `v - a*d` on runs doing `v + a*d` was refuted, and "runs: held" was shown
+    in green beside it, on runs none of its). The next value of an iterated name bound to a
+    run quantity `q` is the quantity `q_next` of the same rows (`w_next`, `theta_next`); the
+    check's hypothesis is that the squared norms of the differences, and the squares of the
+    scalars', add up to 0, so it counts the updates (`instances`) and those where the run
+    moves otherwise (`vacuous`), and other checks leave the later rows of those runs out as
+    for a failing update fact (`Check.unmet`). Why it cannot be made (every output that
+    names what the audit checks leaves it out then); None for any other step."""
+    if not isinstance(step.rule, Induction) or stated is None:
+        return None
+    from proofs.language.terms import Vec, norm2
+
+    rows = next((r.name for r in check.kind.row_sets if r.updates), None)
+    if rows is None:
+        return f"its runs ({check.kind.name}) have no row per update"
+    made = check.kind.names(rows)
+    gap: sympy.Expr = sympy.Integer(0)
+    declared = {*proof.scalars, *proof.vectors}
+    for name, term in terms(dict(step.rule.step)).items():
+        quantity = _quantity(name, names)
+        after = f"{quantity}_next" if quantity is not None else None
+        if after is None or after not in made or after in declared:
+            return (f"{name} denotes no run quantity whose next value the rows per update of "
+                    f"its runs ({check.kind.name}: {rows}) make, under the [numeric] names")
+        if isinstance(term, dict):
+            gap += norm2(Vec.named(after) - Vec(term))
+        else:
+            if sympy.fraction(sympy.together(term))[1].free_symbols:
+                return "its step divides, which the audit does not evaluate on runs"
+            gap += (sympy.Symbol(after) - term) ** 2  # type: ignore[operator]
+    written = step.rule.written.get("step", {})
+    text = ", ".join(f"{n}' = {written.get(n, step.rule.step[n])}" for n in step.rule.step)
+    judgement = _one_fact(step, stated, proof, names, gap, text)
+    if isinstance(judgement, str):
+        return judgement
+    defined = names.evaluated(judgement)
+    if defined:
+        return "its step reads a [define]d name, which the rows per update do not make"
+    scalars, vectors = sorts(judgement, defined)
+    missing = sorted((scalars | vectors) - made)
+    if missing or binding_of(judgement, check.kind, defined) is None:
+        return (f"the rows per update of its runs ({check.kind.name}: {rows}) do not make "
+                f"{', '.join(missing) or 'every quantity its step reads'}, under the "
+                "[numeric] names")
+    return Check(check.name + UPDATE_MAP, judgement, rows, check.algorithm, check.plugin)
+
+
+def counter_check(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
+                  check: Check) -> Check | str | None:
+    """For an induction checked on runs (`check`): the check, on the rows its claim is
+    checked on, that its counter (under the [numeric] names) is the run's count of updates
+    before the row's state (`RunKind.counter`: `t` of online runs, `k` of batch runs). Red
+    team 30 A6: a counter bound to `2*t` met every other condition the audit checks, and
+    nothing said that the rows were no states "after k updates". Its hypothesis is
+    `counter == count`: it counts the rows (`instances`) and those where the counter is not
+    the count (`vacuous`). Made only where the induction's steps are its runs' updates: its
+    update map is checked (`map_check`, the caller) and its step does not read its counter
+    (Telgarsky's `w + ind[t+1]*xy[t+1]` steps over visits, counted by time; a sum's partial
+    sums step over a batch's members, counted by `i`). Why it cannot be made; None for any
+    other step, or where the counter is the count itself (nothing to check)."""
+    if not isinstance(step.rule, Induction) or stated is None:
+        return None
+    count = check.kind.counter
+    if count is None:
+        return f"its runs ({check.kind.name}) name no count of their updates"
+    variable = step.rule.variable
+    if _quantity(variable, names) == count:
+        return None
+    if any(re.search(rf"\b{re.escape(variable)}\b", str(term))
+           for term in (*step.rule.step.values(), *step.rule.step)):
+        # a step indexed by its counter (`xy[t+1]`, an indicator `ind[t+1]`): its steps are
+        # visits, some of which update nothing, and its counter counts those
+        return f"its step reads its counter {variable}: its steps are not its runs' updates"
+
+    judgement = _one_fact(step, stated, proof, names,
+                          sympy.Symbol(variable) - sympy.Symbol(f"{count}__count"),
+                          f"{variable} == {count}")
+    if isinstance(judgement, str):
+        return judgement
+    fact = judgement.hypotheses[0]
+    judgement = replace(judgement, hypotheses=(kernel.Fact(fact.expr.subs(
+        sympy.Symbol(f"{count}__count"), sympy.Symbol(count)), fact.kind),))
+    defined = names.evaluated(judgement)
+    if defined or binding_of(judgement, check.kind, defined) is None \
+            or not ({s.name for s in judgement.symbols()} <= check.kind.names(check.binding)):
+        return (f"the rows its claim is checked on ({check.kind.name}: {check.binding}) do "
+                f"not make what its counter {variable} denotes under the [numeric] names")
+    return Check(check.name + COUNTER, judgement, check.binding, check.algorithm,
+                 check.plugin)
+
+
+def map_text(step: Audited) -> str:
+    """What the updates of a step's runs that move otherwise than its induction's step mean
+    for its verdict (newcomer 32 N6: "runs: held" beside a refuted induction whose step was
+    not the runs' update, and nothing said so)."""
+    assert step.update_map is not None
+    count = (f"all {step.update_map.instances}"
+             if step.unmet_map == step.update_map.instances
+             else f"{step.unmet_map} of {step.update_map.instances}")
+    return (f"its runs update otherwise than its step at {count} updates (under the "
+            "[numeric] names): from such an update on, a run is none of the runs its "
+            "induction is about, so its rows after it are left out of its verdict, and of "
+            "those of the steps that use its claim (neither instances nor vacuous)")
+
+
+def counter_text(step: Audited) -> str:
+    """What rows where an induction's counter is not the run's count of updates mean for
+    its verdict (red team 30 A6: a counter bound to `2*t`)."""
+    assert step.counter is not None and isinstance(step.step.rule, Induction)
+    count = (f"all {step.counter.instances}" if step.miscounted == step.counter.instances
+             else f"{step.miscounted} of the {step.counter.instances}")
+    return (f"its counter {step.step.rule.variable} is not the run's count of updates at "
+            f"{count} rows of the runs it was checked on (under the [numeric] names): such a "
+            "row is its run's state after another number of updates than its counter says")
 
 
 def unmet_text(step: Audited) -> str:

@@ -14,7 +14,7 @@ from perceptron.errors import printable
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
-from verify.audit.membership import base_text, unmet_text
+from verify.audit.membership import base_text, counter_text, map_text, unmet_text
 from verify.kernel import Statement
 from verify.numeric.campaign import ROWS_NOT_MADE
 from verify.numeric.instances import NumericVerdict
@@ -94,6 +94,13 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                                          "unmet": audit.unmet_updates,
                                          "said": unmet_text(audit)}}
                        if audit.unmet_updates else {}),
+                    **({"update_map": {"updates": audit.update_map.instances,  # type: ignore[union-attr]
+                                       "unmet": audit.unmet_map, "said": map_text(audit)}}
+                       if audit.unmet_map else {}),
+                    **({"counter": {"rows": audit.counter.instances,  # type: ignore[union-attr]
+                                    "miscounted": audit.miscounted,
+                                    "said": counter_text(audit)}}
+                       if audit.miscounted else {}),
                     **({"update_facts_unchecked": audit.updates_unchecked}
                        if audit.updates_unchecked is not None else {}),
                     **({"base": {"starts": audit.starts, "unmet": audit.unmet_base,
@@ -332,6 +339,7 @@ def to_text(audit: Audit) -> str:
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + base_lines(audit) + unchecked_base_lines(audit)
                      + unmet_lines(audit) + unchecked_update_lines(audit)
+                     + map_lines(audit) + counter_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -395,6 +403,25 @@ def unmet_lines(audit: Audit) -> list[str]:
              if s.unmet_updates]
     return ["", "update facts not met on runs (each induction's claim is about the runs whose "
             "every update meets its update facts):", *lines] if lines else []
+
+
+def map_lines(audit: Audit) -> list[str]:
+    """The inductions whose runs update otherwise than their step (`map_text`): one line
+    per step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {map_text(s)}" for p in audit.proofs for s in p.steps
+             if s.unmet_map]
+    return ["", "step not the runs' update (each induction's claim is about the runs that "
+            "update as its step says):", *lines] if lines else []
+
+
+def counter_lines(audit: Audit) -> list[str]:
+    """The inductions whose counter is not their runs' count of updates (`counter_text`):
+    one line per step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {counter_text(s)}" for p in audit.proofs
+             for s in p.steps if s.miscounted]
+    return ["", "counter not the runs' count of updates (each induction's claim is about "
+            "its runs' states after as many updates as its counter says):", *lines] \
+        if lines else []
 
 
 def base_lines(audit: Audit) -> list[str]:

@@ -538,6 +538,10 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
         line += f": {numeric['caveat']}"
     if "update_facts" in numeric:  # updates failing its update facts (`report.unmet_text`)
         line += f"; {numeric['update_facts']['said']}"
+    if "update_map" in numeric:  # updates other than its step (`report.map_text`)
+        line += f"; {numeric['update_map']['said']}"
+    if "counter" in numeric:  # a counter that is not the count (`report.counter_text`)
+        line += f"; {numeric['counter']['said']}"
     if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
         line += ("; its update facts were not checked on its runs: "
                  f"{numeric['update_facts_unchecked']}")

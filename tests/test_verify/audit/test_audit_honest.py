@@ -240,36 +240,36 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
         tmp_path: Path) -> None:
     """Regression (red team 9): a plug-in updating `w + 2 y x` violated the proved invariant
     of an induction updating `w + y*x`, and every output listed the step among "steps false
-    as written". The proved statement is about other runs: each output now says so, the
-    audit still fails (the proof does not describe the algorithm), and a correct plug-in's
-    runs hold."""
+    as written". The proved statement is about other runs: each update is now checked
+    against its step (newcomer 32 N6), every run's rows after its first update are left out
+    and each output says why; the audit still fails (the proof does not describe the
+    algorithm: the proof is not verified on its runs), and a correct plug-in's runs hold."""
     from cases.plugins import hostile
 
     from verify.api import audit_proofs
+    from verify.audit.membership import map_text
     from verify.runs.plugin import Plugin
 
     wrong = audit_proofs(PLUG / "plug.toml", budget="small",
                          algorithms=[Plugin("p", None, hostile.doubles_its_step)])
     (step,) = wrong.proofs[0].steps
     assert step.symbolic.status == "proved" and step.numeric is not None
-    assert step.numeric.status == "violated" and step.off_runs and not wrong.passed()
-    caveat = step.caveat
-    assert caveat is not None and caveat.startswith("its induction is proved, so these runs "
-                                                    "are not the runs it is about")
-    assert f"    {caveat}" in to_text(wrong).splitlines()
-    assert to_json(wrong)["proofs"][0]["steps"][0]["numeric"]["caveat"] == caveat
-    heading = "an induction violated on runs only if the runs start and update as it says"
+    assert step.update_map is not None and step.unmet_map == step.update_map.instances > 0
+    assert step.numeric.past_unmet > 0 and not step.finding and not wrong.passed()
+    assert wrong.proofs[0].status == "incomplete"
+    said = map_text(step)
+    assert f"  plug/norm-growth: {said}" in to_text(wrong).splitlines()
+    assert to_json(wrong)["proofs"][0]["steps"][0]["numeric"]["update_map"]["said"] == said
     for render in (markdown.render, html.render):
-        assert heading in render(wrong, [])
-    assert caveat.replace("[numeric]", "\\[numeric\\]") in markdown.render(wrong, [])
+        assert "false as written" not in render(wrong, [])
     right = audit_proofs(PLUG / "plug.toml", budget="small",
                          algorithms=[Plugin("p", None, hostile.perceptron)])
     (held,) = right.proofs[0].steps
     assert held.numeric is not None and held.numeric.status == "held"
-    assert not held.off_runs and held.caveat is None and right.passed()
+    assert held.unmet_map == 0 and held.caveat is None and right.passed()
     (problem,) = wrong.problems()
-    assert problem == f"plug: has-findings: norm-growth (violated on runs; {caveat})"
-    assert "norm-growth (violated on runs: see its caveat)" in wrong._repr_html_()
+    assert problem == ("plug: incomplete: norm-growth (its runs update otherwise than its "
+                       "step)")
 
 
 def negative_rate(data: Any, max_updates: int) -> Any:
@@ -756,6 +756,86 @@ constants = ["R2"]
 """
 
 
+def test_a_counter_that_is_not_the_runs_count_of_updates_is_said(tmp_path: Path) -> None:
+    """Red team 30 A6, the rest: a counter bound to `2*t` starts at 0 with its runs, so the
+    base check passes, and nothing said that the rows are no states "after k updates". The
+    counter is now checked against the runs' count of updates (`RunKind.counter`) on the rows
+    its claim is checked on, and every output says at how many it is not that count."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import counter_text
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "counter.toml").write_text(COUNTER_BOUND_ELSEWHERE.replace("0*t", "2*t"))
+    audit = audit_proofs(tmp_path / "counter.toml", budget="small")
+    _, norm = audit.proofs[0].steps
+    assert norm.numeric is not None and norm.unmet_base == 0 and norm.unmet_updates == 0
+    assert norm.counter is not None and norm.counter.instances == norm.numeric.instances
+    assert norm.miscounted == norm.numeric.instances - norm.starts > 0  # all but t = 0
+    said = counter_text(norm)
+    assert said.startswith(f"its counter k is not the run's count of updates at "
+                           f"{norm.miscounted} of the {norm.counter.instances} rows")
+    assert f"counter/norm: {said}" in to_text(audit)
+    numeric = to_json(audit)["proofs"][0]["steps"][1]["numeric"]
+    assert numeric["counter"] == {"rows": norm.counter.instances,
+                                  "miscounted": norm.miscounted, "said": said}
+    assert said.split(" (under")[0] in markdown.render(audit, [])  # the rest escaped there
+    (tmp_path / "counted.toml").write_text(COUNTER_BOUND_ELSEWHERE.replace(
+        'names = { k = "0*t" }', 'names = { k = "t" }'))
+    _, counted = audit_proofs(tmp_path / "counted.toml", budget="small").proofs[0].steps
+    assert counted.counter is None and counted.miscounted == 0  # the count itself
+
+
+STEPPING_OTHERWISE = """title = "a step that is not the runs' update"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "norm"
+given = ["R2 >= 0"]
+claim = "norm2(w) <= t*R2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w - y*x" }
+given = ["y*dot(w, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
+constants = ["R2"]
+"""
+
+
+def test_an_induction_whose_step_is_not_the_runs_update_leaves_their_later_rows_out(
+        tmp_path: Path) -> None:
+    """Newcomer 32 N6: an induction whose step is `w - y*x` (refuted: it can grow the norm
+    past t*R2) on the perceptron's runs, which do `w + y*x`, showed "runs: held" on every
+    row, green beside the refutation, with no word that these runs are none of its runs.
+    Each update is now checked against its step (the rows' `w_next`): from a run's first
+    update that moves otherwise, its rows are left out, and every output says so."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import map_text
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "step.toml").write_text(STEPPING_OTHERWISE)
+    audit = audit_proofs(tmp_path / "step.toml", budget="small")
+    (norm,) = audit.proofs[0].steps
+    assert norm.symbolic.status == "refuted" and norm.numeric is not None
+    assert norm.update_map is not None and norm.unmet_map == norm.update_map.instances > 0
+    assert norm.numeric.instances == norm.starts and norm.numeric.past_unmet > 0
+    said = map_text(norm)
+    assert said.startswith(f"its runs update otherwise than its step at all "
+                           f"{norm.update_map.instances} updates")
+    assert f"step/norm: {said}" in to_text(audit)
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["update_map"] == {"updates": norm.update_map.instances,
+                                     "unmet": norm.unmet_map, "said": said}
+    for render in (markdown.render, html.render):  # the rest escaped there
+        assert said.split(" (under")[0] in render(audit, [])
+    (tmp_path / "plus.toml").write_text(STEPPING_OTHERWISE.replace("w - y*x", "w + y*x"))
+    (right,) = audit_proofs(tmp_path / "plus.toml", budget="small").proofs[0].steps
+    assert right.update_map is not None and right.unmet_map == 0  # checked, and met
+    assert right.numeric is not None and right.numeric.past_unmet == 0
+
+
 def test_a_counter_bound_to_another_quantity_leaves_the_rows_past_its_start_out(
         tmp_path: Path) -> None:
     """Red team 30 A6: `norm` is Novikoff's norm invariant (true; unknown only through the
@@ -958,7 +1038,10 @@ def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
     audit = audit_proofs(tmp_path / "rests.toml", budget="small")
     b, d = audit.proofs[0].steps
     assert d.numeric is not None and d.numeric.status == "violated"
+    assert b.update_map is not None
     assert d.caveat is not None and d.caveat.endswith(
-        "of these the audit checks the base and the update facts only: b's base holds at each "
-        f"of the {b.starts} rows where its counter is 0; b has no update facts"), d.caveat
+        "of these the audit checks the base, the update facts and, where their rows make what "
+        f"they read, the step and the counter only: b's base holds at each of the {b.starts} "
+        "rows where its counter is 0; b has no update facts; b's step is the run's update at "
+        f"each of the {b.update_map.instances} updates of these runs"), d.caveat
     assert "not checked" not in d.caveat
