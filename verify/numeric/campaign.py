@@ -879,37 +879,57 @@ def _flush(pending: dict[str, list[Held]],
     """Check the accumulated rows of each binding, and clear them: the rows left to their
     kind made together (`_jointly`), and each check violated on them checked again on every
     run's rows made alone, in the order that picks its counterexample (`verdicts`; a check's
-    verdict there does not depend on the others checked with it). The row sets of the
-    update-facts checks other checks name (`Check.unmet`) are checked first, and each run's
+    verdict there does not depend on the others checked with it). The update-facts and
+    update-map checks other checks name (`Check.unmet`) are checked first, and each run's
     first update failing them read off their rows (`first_unmet`), so that the others leave
     out the rows of those runs past it."""
     t0 = time.perf_counter()
     named = {name for check, _ in compiled for name in check.unmet}
     first = {check.binding for check, _ in compiled if check.name in named}
     unmet: dict[str, dict[Origin, int]] = {}
-    for binding, held in sorted(pending.items(), key=lambda item: item[0] not in first):
-        checks = [(check, judgement) for check, judgement in compiled if check.binding == binding]
-        if held and checks:
-            found = _jointly(held, checks, unmet)
-            again = [k for k, verdict in enumerate(found) if verdict.violations] if found \
-                else list(range(len(checks)))
-            parts = None
-            if again:
-                parts = [(stage, part.made() if isinstance(part, Deferred) else part)
-                         for stage, part in held]
-                ordered = verdicts(parts, [checks[k] for k in again], unmet)
-                found = found or [NumericVerdict.empty() for _ in checks]
-                for k, verdict in zip(again, ordered, strict=True):
-                    found[k] = verdict
-            for (check, judgement), verdict in zip(checks, found, strict=True):
-                result.record(check.name, source, verdict)
-                _witness(result, (check.name, source), verdict, scenarios or {})
-                if check.name in named and verdict.vacuous:  # some update fails them
-                    parts = parts or [(stage, part.made() if isinstance(part, Deferred)
-                                       else part) for stage, part in held]
-                    unmet[check.name] = first_unmet(judgement, [part for _, part in parts])
+    # the row sets of the named checks first, each with every check of it that names none
+    # (its rows made once); then the others, and those naming some (which may read the same
+    # rows: an induction whose names bind quantities of its rows per update)
+    early = [(check, judgement) for check, judgement in compiled
+             if check.binding in first and not check.unmet]
+    late = [(check, judgement) for check, judgement in compiled
+            if check.binding not in first or check.unmet]
+    for chosen in (early, late):
+        for binding, held in pending.items():
+            checks = [(check, judgement) for check, judgement in chosen
+                      if check.binding == binding]
+            if held and checks:
+                _flush_checks(held, checks, source, result, scenarios, unmet, named)
+    for held in pending.values():
         held.clear()
     result.evaluation_seconds += time.perf_counter() - t0
+
+
+def _flush_checks(held: Sequence[Held], checks: Sequence[tuple[Check, CompiledJudgement]],
+                  source: str, result: CampaignResult,
+                  scenarios: Mapping[Origin, Scenario] | None,
+                  unmet: dict[str, dict[Origin, int]], named: set[str]) -> None:
+    """`_flush` on one row set's held rows for `checks`: each verdict recorded, and for a
+    check other checks name (`named`) whose hypotheses fail on some row, each run's first
+    such row put in `unmet` (`first_unmet`)."""
+    found = _jointly(held, checks, unmet)
+    again = [k for k, verdict in enumerate(found) if verdict.violations] if found \
+        else list(range(len(checks)))
+    parts = None
+    if again:
+        parts = [(stage, part.made() if isinstance(part, Deferred) else part)
+                 for stage, part in held]
+        ordered = verdicts(parts, [checks[k] for k in again], unmet)
+        found = found or [NumericVerdict.empty() for _ in checks]
+        for k, verdict in zip(again, ordered, strict=True):
+            found[k] = verdict
+    for (check, judgement), verdict in zip(checks, found, strict=True):
+        result.record(check.name, source, verdict)
+        _witness(result, (check.name, source), verdict, scenarios or {})
+        if check.name in named and verdict.vacuous:  # some update fails them
+            parts = parts or [(stage, part.made() if isinstance(part, Deferred) else part)
+                              for stage, part in held]
+            unmet[check.name] = first_unmet(judgement, [part for _, part in parts])
 
 
 def first_unmet(facts: CompiledJudgement, parts: Sequence[InstanceBatch]
