@@ -1045,3 +1045,38 @@ def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
         "rows where its counter is 0; b has no update facts; b's step is the run's update at "
         f"each of the {b.update_map.instances} updates of these runs"), d.caveat
     assert "not checked" not in d.caveat
+
+
+READ_ON_UPDATE_ROWS = """title = "an induction read on update rows"
+vectors = ["w", "x"]
+scalars = ["y", "t", "c"]
+naturals = ["t"]
+[numeric]
+run = "online"
+names = { c = "tau" }
+[[step]]
+id = "b"
+claim = "t <= c"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["t <= 0"]
+constants = ["c"]
+"""
+
+
+def test_an_induction_read_on_rows_per_update_leaves_out_those_after_a_failing_update(
+        tmp_path: Path) -> None:
+    """`c` bound to the update's step `tau` puts `b`'s own rows on the rows per update, those
+    its update facts are checked on. Checked in one go with them, its rows after a run's
+    first failing update (`t <= 0` fails from t = 1) were kept, "violated" at t = 2 on 112
+    rows while the update-facts line said they were left out. The checks of the update facts
+    now go first whatever rows the others read."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "rows.toml").write_text(READ_ON_UPDATE_ROWS)
+    audit = audit_proofs(tmp_path / "rows.toml", budget="small")
+    (b,) = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and b.numeric is not None
+    assert b.numeric.status == "held" and b.numeric.past_unmet > 0
