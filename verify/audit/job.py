@@ -49,14 +49,11 @@ from verify.audit.membership import (
     base_unchecked,
     carried,
     caveat,
-    counter_check,
-    map_check,
     not_its_runs,
+    on_its_runs,
     resting,
-    started,
     started_at,
     statement,
-    updates_check,
     updates_unchecked,
     with_carried,
 )
@@ -922,24 +919,11 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         reason, check = _check(step_name, proof, with_carried(stated, step), names, plugins,
                                carried(stated, step))
         if check is not None:
-            check, base = started(step, check, proof, stated, names, starts)
-            checks.append(check)
-            if isinstance(base, Check):
-                checks.append(base)
-            elif base is not None:
+            made, base, updates = on_its_runs(step, check, proof, stated, names, starts)
+            checks.extend(made)
+            if base is not None:
                 unbased[step_name] = base
-            # the update map and the counter: a Check, or why not (said by the caveat only,
-            # which names what the audit checks of its runs)
-            mapped = map_check(step, stated[step.id], proof, names, check)
-            if isinstance(mapped, Check):  # its steps are its runs' updates: then count them
-                checks.append(mapped)
-                if isinstance(counted := counter_check(step, stated[step.id], proof, names,
-                                                       check), Check):
-                    checks.append(counted)
-            updates = updates_check(step, stated[step.id], proof, names, check)
-            if isinstance(updates, Check):
-                checks.append(updates)
-            elif updates is not None:
+            if updates is not None:
                 unchecked[step_name] = updates
         else:
             reasons[step_name] = reason

@@ -12,15 +12,25 @@ unchecked:
 - the update facts: a check at each update (`UPDATES`, `updates_check`), counting those
   that fail them;
 - carried invariants: hypotheses of every row, held at every earlier state of its run
-  (`carried`, `with_carried`, `Check.carried`).
+  (`carried`, `with_carried`, `Check.carried`);
+- the step: a check at each update that the run moves its iterated names as the step says
+  (`UPDATE_MAP`, `map_check`);
+- the counter: where the step is so checked, a check that the counter is the runs' count of
+  updates (`COUNTER`, `counter_check`, `RunKind.counter`).
+
+A run past an update that fails the update facts or moves otherwise than the step is none of
+the induction's runs from there on: its later rows are left out (`Check.unmet`, the rows
+`past_unmet`; red team 30 A4, newcomer 32 N6).
 
 A step that imports an induction's claim speaks of the same runs, so its rows are limited
 the same way and its caveat names the induction (`resting`, `rests_on`). The verdicts on
 these checks are read back here too (`started_at`, `base_unchecked`, `updates_unchecked`,
 `not_its_runs`), and the words every output prints about them (`caveat`, `base_text`,
-`unmet_text`): one home, so that what is checked and what is said cannot drift apart.
+`unmet_text`, `map_text`, `counter_text`): one home, so that what is checked and what is
+said cannot drift apart.
 The numeric side (the masks over a run's rows) is `verify.numeric.instances`
-(`CompiledJudgement.outside`, `check_in_slices`).
+(`CompiledJudgement.outside`, `past_unmet`, `check_in_slices`; each run's first failing
+update, `verify.numeric.campaign.first_unmet`).
 """
 
 from __future__ import annotations
@@ -258,6 +268,35 @@ def base_unchecked(step: Step, name: str, found: Mapping[str, NumericVerdict],
     return planned.get(name, f"its counter {step.rule.variable} is 0 at no row of its runs "
                        "that the audit evaluated (under the [numeric] names), so none is "
                        "known to be a run's start")
+
+
+def on_its_runs(step: Step, check: Check, proof: Proof,
+                stated: Mapping[str, kernel.Statement | None], names: Naming,
+                starts: dict[str, Judgement | str | None]
+                ) -> tuple[tuple[Check, ...], str | None, str | None]:
+    """`step`'s check on runs (`check`) limited to the runs its statement speaks of
+    (`started`: starts, and the update-facts and update-map checks whose failing updates
+    leave rows out), then, for an induction, the checks of those runs: its base, its step
+    and, where the step is checked, its counter, its update facts (in this order); with why
+    its base and why its update facts are not checked (None: checked, or no induction).
+    Why the step or the counter is not checked is said by the caveat only, which names what
+    the audit checks of the runs (`caveat`). `starts`: each induction's start, made once per
+    proof."""
+    check, base = started(step, check, proof, stated, names, starts)
+    made = [check]
+    if isinstance(base, Check):
+        made.append(base)
+    mapped = map_check(step, stated[step.id], proof, names, check)
+    if isinstance(mapped, Check):  # its steps are its runs' updates: then count them
+        made.append(mapped)
+        if isinstance(counted := counter_check(step, stated[step.id], proof, names, check),
+                      Check):
+            made.append(counted)
+    updates = updates_check(step, stated[step.id], proof, names, check)
+    if isinstance(updates, Check):
+        made.append(updates)
+    return (tuple(made), base if isinstance(base, str) else None,
+            updates if isinstance(updates, str) else None)
 
 
 def started(step: Step, check: Check, proof: Proof,
