@@ -148,7 +148,8 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
     <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
     y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so). `outside`: how many
     of the step's rows were left out as rows of runs none of theirs (their bases failed);
-    `past`: how many as rows of runs after an update that failed an update fact."""
+    `past`: how many as rows of runs after an update that failed an update fact or moved
+    otherwise than an induction's step."""
     said = []
     for ind in inductions:
         if ind.base is None:
@@ -198,7 +199,7 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
             + (f"; the {outside} rows of this step on runs whose start is not a base are left "
                "out" if outside else "")
             + (f"; the {past} rows of this step on runs after an update that fails an update "
-               "fact are left out" if past else ""))
+               "fact or moves otherwise than the step are left out" if past else ""))
 
 
 def resting(steps: Sequence[A]) -> tuple[A, ...]:

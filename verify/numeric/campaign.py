@@ -92,9 +92,10 @@ class Check:
     #: facts: a run whose row at counter 0 breaks the base is left out from that row on
     #: (`CompiledJudgement.starts`)
     starts: tuple[tuple[Fact, Fact], ...] = ()
-    #: the update-facts checks (by name, checks of the same algorithm's runs on their rows
-    #: per update) of the inductions whose runs its rows must be: a run past an update that
-    #: fails one is left out from there on (`CompiledJudgement.unmet`; red team 30 A4)
+    #: the update-facts and update-map checks (by name, checks of the same algorithm's runs
+    #: on their rows per update) of the inductions whose runs its rows must be: a run past
+    #: an update that fails one is left out from there on (`CompiledJudgement.unmet`; red
+    #: team 30 A4, newcomer 32 N6)
     unmet: tuple[str, ...] = ()
 
     @property

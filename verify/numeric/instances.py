@@ -45,8 +45,9 @@ from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
-#: Per update-facts check (its name), each run's first update that fails its facts, by the
-#: run's origin (`verify.numeric.campaign.first_unmet`; `CompiledJudgement.past_unmet`).
+#: Per update-facts or update-map check (its name), each run's first update that fails its
+#: hypotheses, by the run's origin (`verify.numeric.campaign.first_unmet`;
+#: `CompiledJudgement.past_unmet`).
 Unmet = Mapping[str, Mapping[Origin, int]]
 
 
@@ -234,8 +235,8 @@ class NumericVerdict:
     #: induction's base, `CompiledJudgement.starts`): left out, neither instances nor vacuous
     outside: int = 0
     #: rows of runs past an update that failed the update facts of an induction whose runs
-    #: they must be (`CompiledJudgement.unmet`; red team 30 A4): left out too, neither
-    #: instances nor vacuous, and not counted in `outside`
+    #: they must be, or moved otherwise than its step (`CompiledJudgement.unmet`; red team
+    #: 30 A4, newcomer 32 N6): left out too, neither instances nor vacuous, nor in `outside`
     past_unmet: int = 0
 
     @staticmethod
@@ -282,9 +283,10 @@ class CompiledJudgement:
     #: row's run is none of the induction's runs, and its rows from there on are left out
     #: (`outside`; newcomer 31 F7: batch runs from -u made a proved induction "violated")
     starts: tuple[tuple[CompiledPolynomial, CompiledPolynomial], ...] = ()
-    #: the update-facts checks (by name) of the inductions whose runs its rows must be: a
-    #: run past an update that fails one is none of that induction's runs from there on,
-    #: and its rows there are left out (`past_unmet`, read off `Unmet`; red team 30 A4)
+    #: the update-facts and update-map checks (by name) of the inductions whose runs its
+    #: rows must be: a run past an update that fails one is none of that induction's runs
+    #: from there on, and its rows there are left out (`past_unmet`, read off `Unmet`; red
+    #: team 30 A4, newcomer 32 N6)
     unmet: tuple[str, ...] = ()
 
     @classmethod

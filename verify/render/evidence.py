@@ -552,9 +552,9 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     if numeric.get("outside"):  # rows of runs none of its inductions' (`base_text`)
         line += (f"; {numeric['outside']} rows of runs that start elsewhere than a base are "
                  "left out")
-    if numeric.get("past_unmet"):  # rows of runs past a failing update (`unmet_text`)
+    if numeric.get("past_unmet"):  # rows past a failing update (`unmet_text`, `map_text`)
         line += (f"; {numeric['past_unmet']} rows of runs after an update that fails an "
-                 "induction's update facts are left out")
+                 "induction's update facts or is not its step are left out")
     return line
 
 

@@ -695,7 +695,7 @@ def test_a_step_resting_on_an_induction_leaves_out_the_rows_after_a_failing_upda
     assert ("so its rows after it are left out of its verdict, and of those of the steps "
             "that use its claim") in text
     assert (f"{d.numeric.past_unmet} rows of runs after an update that fails an induction's "
-            "update facts are left out") in markdown.render(audit, [])
+            "update facts or is not its step are left out") in markdown.render(audit, [])
     numeric = to_json(audit)["proofs"][0]["steps"][1]["numeric"]
     assert numeric["past_unmet"] == d.numeric.past_unmet and "outside" not in numeric
 
