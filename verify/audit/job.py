@@ -36,11 +36,27 @@ from perceptron.errors import DataError, each_error, printable
 from perceptron.io.common import DEFAULT_LIMITS, Limits
 from proofs.errors import ProofFileError
 from proofs.language.expressions import Relation
-from proofs.language.terms import gram_pair
 from proofs.library import CANONICAL, PROOFS
 from proofs.step import Induction, Proof, Step
 from verify import kernel
 from verify.audit import citations
+from verify.audit.membership import (
+    BASE,
+    COUNTER,
+    TRUE,
+    UPDATE_MAP,
+    UPDATES,
+    base_unchecked,
+    carried,
+    caveat,
+    not_its_runs,
+    on_its_runs,
+    resting,
+    started_at,
+    statement,
+    updates_unchecked,
+    with_carried,
+)
 from verify.audit.targets import (
     DATA_SOURCE,
     FAULTS,
@@ -85,14 +101,11 @@ from verify.proof_checker import (
 )
 from verify.runs.columns import Instance
 from verify.runs.naming import (
-    Defined,
     Naming,
     Reading,
     binding_of,
     natural_terms,
-    on_runs,
     slack_scale,
-    sorts,
     unbound,
 )
 from verify.runs.plugin import Plugin, Ran, at, shared_faults
@@ -118,8 +131,9 @@ class StepAudit:
     #: None when not checked (no induction, no update facts, or no row binds them)
     updates: NumericVerdict | None = None
     #: why an induction's update facts were not checked on the runs it was checked on
-    #: (`_updates`: cyclic runs and kinds without a row per update, rows that do not make
-    #: a quantity they read); None when checked, or no induction checked on runs
+    #: (`membership.updates_check`: cyclic runs and kinds without a row per update, rows
+    #: that do not make a quantity they read); None when checked, or no induction checked
+    #: on runs
     updates_unchecked: str | None = None
     #: for a step that is no induction but imports inductions' claims (the kernel's
     #: `Statement.runs`), the audits of those inductions (`verify.typeset.statement.
@@ -133,8 +147,17 @@ class StepAudit:
     #: names are not at the base (their runs' rows are left out of its verdict:
     #: `NumericVerdict.outside`); None when not checked
     base: NumericVerdict | None = None
-    #: why an induction's base was not checked on the runs it was checked on (`_started`)
+    #: why an induction's base was not checked on the runs it was checked on
+    #: (`membership.started`)
     base_unchecked: str | None = None
+    #: an induction's step map at each update of the runs it was checked on
+    #: (`membership.map_check`): `instances` the updates, `vacuous` those where the run
+    #: moves otherwise (newcomer 32 N6); None when not checked
+    update_map: NumericVerdict | None = None
+    #: its counter against the runs' count of updates on the rows its claim was checked on
+    #: (`membership.counter_check`): `vacuous` the rows where it is not that count (red
+    #: team 30 A6); None when not checked (or the counter is that count by its name)
+    counter: NumericVerdict | None = None
 
     @property
     def unmet_base(self) -> int:
@@ -146,6 +169,18 @@ class StepAudit:
     def starts(self) -> int:
         """How many rows of its runs have its induction's counter at 0 (its base checked)."""
         return self.base.instances - self.base.vacuous if self.base is not None else 0
+
+    @property
+    def unmet_map(self) -> int:
+        """How many updates of its runs move its induction's iterated names otherwise than
+        its step does (newcomer 32 N6)."""
+        return self.update_map.vacuous if self.update_map is not None else 0
+
+    @property
+    def miscounted(self) -> int:
+        """At how many rows of its runs its induction's counter is not the run's count of
+        updates (red team 30 A6: a counter bound to `2*t`)."""
+        return self.counter.vacuous if self.counter is not None else 0
 
     @property
     def unmet_updates(self) -> int:
@@ -189,31 +224,7 @@ class StepAudit:
                     f"statement, which says that some value of {named} satisfies it: another "
                     "value may, so the violation shows the witness wrong there, not the step "
                     "false")
-        if self.runs_of and not isinstance(self.step.rule, Induction):
-            return _rests_on(self.runs_of, self.numeric.outside if self.numeric else 0)
-        counter = self.step.rule.variable  # type: ignore[union-attr]  # an Induction here
-        if self.symbolic.status == "proved":
-            return ("its induction is proved, so these runs are not the runs it is about: "
-                    "under the [numeric] names, a run's start, its update, an update fact or "
-                    f"its count of updates differs from the induction's base, step, given or "
-                    f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
-                    "runs, the binding of names or the evaluation of the instances)")
-        checked = []
-        if self.updates is not None:
-            checked.append("the update facts, at each update of these runs, " + (
-                f"of which {self.unmet_updates} of {self.updates.instances} fail them"
-                if self.unmet_updates else "none of which fails them"))
-        if self.base is not None:  # newcomer 31 F7
-            checked.append(f"the base, at the {self.starts} rows where {counter} is 0, " + (
-                f"failing at {self.unmet_base} (the rows of those runs are left out)"
-                if self.unmet_base else "holding at each"))
-        said = ("the audit does not check that they do" if not checked else
-                f"the audit checks only {' and '.join(checked)}")
-        # red team 30: a counter bound to `0*t` met every other condition, and the caveat
-        # then called a true induction false
-        return ("this violation shows the step false only if these runs start, update, "
-                "meet the update facts and count their updates as its induction says (base, "
-                f"step, given and counter {counter}, under the [numeric] names): {said}")
+        return caveat(self)
 
     @property
     def finding(self) -> bool:
@@ -259,12 +270,14 @@ class ProofAudit:
     def status(self) -> ProofStatus:
         """verified: every step proved, nothing violated, every run it asked for made;
         has-findings: something failed; incomplete: neither (a step unknown, runs of its data
-        files or its algorithm not made: `unmade`, or violations its runs found that the
-        kernel confirmed none of: `unconfirmed`)."""
+        files or its algorithm not made: `unmade`, violations its runs found that the kernel
+        confirmed none of: `unconfirmed`, or runs that update otherwise than an induction's
+        step: `StepAudit.unmet_map`, runs of another algorithm than the one it proves things
+        of, on which it was checked at their starts only; newcomer 32 N6, red team 9)."""
         if any(s.finding for s in self.steps):
             return "has-findings"
         if all(s.symbolic.status == "proved" for s in self.steps) and not (
-                self.unmade or self.unconfirmed):
+                self.unmade or self.unconfirmed or any(s.unmet_map for s in self.steps)):
             return "verified"
         return "incomplete"
 
@@ -355,6 +368,9 @@ class Audit:
                     p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
+                steps += [f"{s.step.id} (its runs update otherwise than its step)"
+                          for s in p.steps if s.unmet_map and not s.finding
+                          and s.symbolic.status == "proved"]
                 steps += [f"runs not made ({each.line})" for each in p.unmade]
                 steps += [f"violations on runs not confirmed ({line})" for line in p.unconfirmed]
                 lines.append(f"{p.id}: {p.status}: {', '.join(steps)}")
@@ -424,14 +440,6 @@ def witnessed(proof: Proof, stated: kernel.Statement) -> kernel.Statement:
     return replace(stated, exists=(), claim=kernel.Rel(
         sub(claim.lhs), claim.op, sub(claim.rhs), claim.text,
         tuple(sub(d) for d in claim.divisors)))
-
-
-def statement(proof: Proof, stated: kernel.Statement, names: Naming | None = None
-              ) -> Judgement:
-    """A step's statement as one judgement over run quantities (`verify.runs.naming.on_runs`:
-    divisions cleared), each name replaced by what it denotes on runs (`names`, else the
-    proof's own `[numeric] names`)."""
-    return on_runs(stated, names or naming(proof.numeric, proof))
 
 
 def run_audit(
@@ -545,15 +553,18 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
 
     audits = []
     for proof_id, proof in plan.proofs.items():
-        steps = _resting(tuple(
-            _not_its_runs(StepAudit(
+        found = {key: v for key, v in numeric.items() if _evaluated(v) is not None}
+        steps = resting(tuple(
+            not_its_runs(StepAudit(
                 step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
                 _unevaluated(numeric.get(name)) if name in numeric else
                 faults.get(name) or unchecked.get(name) or plan.reasons.get(name, _NO_ROWS),
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
-                _updates_unchecked(step, name, numeric, plan),
-                base=_started_at(numeric.get(name + BASE)) if name in numeric else None,
-                base_unchecked=_base_unchecked(step, name, numeric, plan, unchecked)))
+                updates_unchecked(step, name, found, plan.updates),
+                base=started_at(found.get(name + BASE)) if name in numeric else None,
+                base_unchecked=base_unchecked(step, name, found, plan.bases, unchecked),
+                update_map=found.get(name + UPDATE_MAP) if name in found else None,
+                counter=found.get(name + COUNTER) if name in found else None))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -681,130 +692,6 @@ FAULT_KEPT = ("its steps were checked on the runs of the campaign's shards befor
 
 
 _NO_ROWS = "no run of this campaign had a row of the kind its quantities need"
-
-
-def _rests_on(inductions: Sequence[StepAudit], outside: int = 0) -> str:
-    """The caveat of a violation of a step that imports the claims of `inductions`: its
-    statement holds at the states of their runs only, and a row is one only if its run
-    starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
-    <= 0` was a finding, "violated" at t = 1 of runs whose first update broke b's update fact
-    y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so). `outside`: how many
-    of the step's rows were left out as rows of runs none of theirs (their bases failed)."""
-    said = []
-    for ind in inductions:
-        if ind.base is None:
-            said.append(f"{ind.step.id}'s base is not checked on these runs")
-        else:
-            said.append(f"{ind.step.id}'s base " + (
-                f"fails at {ind.unmet_base} of the {ind.starts} rows where its counter is 0"
-                if ind.unmet_base else
-                f"holds at each of the {ind.starts} rows where its counter is 0"))
-        # first: an induction without update facts has no `updates` either (`_updates`), and
-        # was said to have facts "not checked on these runs" (red team 31 B2)
-        if not isinstance(ind.step.rule, Induction) or not ind.step.rule.hypotheses:
-            said.append(f"{ind.step.id} has no update facts")
-        elif ind.updates is None:
-            said.append(f"{ind.step.id}'s update facts are not checked on these runs")
-        elif ind.unmet_updates:
-            said.append(f"{ind.step.id}'s update facts fail at {ind.unmet_updates} of "
-                        f"{ind.updates.instances} updates of these runs")
-        else:
-            said.append(f"{ind.step.id}'s update facts hold at each of the "
-                        f"{ind.updates.instances} updates "
-                        "of these runs")
-        for kept in ind.carries:  # its runs are those where kept's invariant always holds
-            broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
-                      "rows of these runs" if kept.numeric is not None
-                      and kept.numeric.violations else "")
-            said.append(f"{ind.step.id}'s runs are also those where the invariant of "
-                        f"{kept.step.id} holds at every state{broken}")
-    ids = ", ".join(ind.step.id for ind in inductions)
-    return ("this violation shows the step false only if the run that reaches it is one of "
-            f"the runs of {ids}, whose claim{'s' * (len(inductions) > 1)} it uses: a run that "
-            "starts, updates, meets the update facts and counts its updates as each induction "
-            "says (base, step, given and counter, under the [numeric] names); of these the "
-            "audit checks the base and the update facts only: " + "; ".join(said)
-            + (f"; the {outside} rows of this step on runs whose start is not a base are left "
-               "out" if outside else ""))
-
-
-def _resting(steps: Sequence[StepAudit]) -> tuple[StepAudit, ...]:
-    """`steps`, each that is no induction but imports inductions' claims with the audits of
-    those inductions (`StepAudit.runs_of`), read once every step's audit is made."""
-    from verify.typeset.statement import inductions_of
-
-    stated = {s.step.id: s.symbolic.statement for s in steps}
-    by_id = {s.step.id: s for s in steps}
-    by_id = {i: replace(s, carries=tuple(by_id[c] for _, c in _carried(stated, s.step)
-                                         if c in by_id)) for i, s in by_id.items()}
-    return tuple(replace(s, runs_of=tuple(by_id[i] for i in inductions_of(st, stated)
-                                          if i in by_id))
-                 if (st := s.symbolic.statement) is not None and st.runs
-                 and not isinstance(s.step.rule, Induction) else s for s in steps)
-
-
-def _not_its_runs(step: StepAudit) -> StepAudit:
-    """`step`, or, when it is an induction violated on runs whose every update the audit
-    checked fails its update facts, the same step not run on them (`numeric` None, `reason`
-    saying why): past their start these runs are none of the runs its claim is about, the
-    audit itself has decided so (`unmet_text`), and a violation there is no finding against
-    it (newcomer 28 F8: with a rate bound to -1/10, `eta > 0` failed at all 136000 updates,
-    yet a proved induction was listed under findings, its proof `has-findings`, and the
-    handouts called it "false as written"). A refuted step stays a finding by its
-    refutation. Decided on counts (every update fails), not row by row: a run's start, which
-    no update fact constrains, is one of its runs, and its rows there are counted with the
-    others in the reason's figures."""
-    numeric, updates = step.numeric, step.updates
-    if numeric is not None and numeric.outside and not numeric.instances:  # newcomer 31 F7
-        whose = ("its base" if isinstance(step.step.rule, Induction) else
-                 "the base of an induction whose claim it uses")
-        return replace(step, numeric=None, reason=(
-            f"every run it was checked on starts elsewhere than {whose} (under the [numeric] "
-            f"names): none of their {numeric.outside} rows is a state of the runs its "
-            "statement speaks of"))
-    if (numeric is None or numeric.status != "violated" or updates is None
-            or not updates.instances or step.unmet_updates != updates.instances):
-        return step
-    return replace(step, numeric=None, reason=(
-        f"its update facts fail at all {updates.instances} updates of the runs it was checked "
-        "on (under the [numeric] names), so from their first update on these runs are none of "
-        "the runs its induction is about, and its claim being false at "
-        f"{numeric.violations} of their {numeric.instances} rows is no finding against it"))
-
-
-def _updates_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
-                       plan: _Plan) -> str | None:
-    """Why the update facts of an induction checked on runs were not checked on them (its
-    plan's reason, `_updates`; or no update of its runs evaluated), None when they were, or
-    for a step not checked on runs or with no update facts."""
-    if (_evaluated(numeric.get(name)) is None or not isinstance(step.rule, Induction)
-            or not step.rule.hypotheses
-            or _evaluated(numeric.get(name + UPDATES)) is not None):
-        return None
-    return plan.updates.get(name, "none of the updates of its runs was evaluated")
-
-
-def _started_at(verdict: NumericVerdict | None) -> NumericVerdict | None:
-    """An induction's base check (`BASE`), or None when no row it evaluated has the
-    counter at 0 (nothing checked: `_base_unchecked` says so)."""
-    found = _evaluated(verdict)
-    return found if found is not None and found.instances > found.vacuous else None
-
-
-def _base_unchecked(step: Step, name: str, numeric: Mapping[str, NumericVerdict],
-                    plan: _Plan, unchecked: Mapping[str, str]) -> str | None:
-    """Why the base of an induction checked on runs was not checked on them (`_started`;
-    the kernel did not confirm a row off the base, `unchecked`; or no row of them
-    evaluated has its counter at 0: red team 30 A6, a counter bound to another quantity),
-    None when it was, or for a step not checked on runs or no induction."""
-    if (_evaluated(numeric.get(name)) is None or not isinstance(step.rule, Induction)
-            or _started_at(numeric.get(name + BASE)) is not None):
-        return None
-    if name + BASE in unchecked:
-        return unchecked[name + BASE]
-    return plan.bases.get(name, f"its counter {step.rule.variable} is 0 at no row of its runs "
-                          "that the audit evaluated (under the [numeric] names), so none is "
-                          "known to be a run's start")
 
 
 def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
@@ -1008,9 +895,10 @@ class _Part:
     checks: tuple[Check, ...]
     reasons: Mapping[str, str]
     refused: tuple[str, ...] = ()
-    #: why a checked induction's update facts are not checked on its runs (`_updates`)
+    #: why a checked induction's update facts are not checked on its runs
+    #: (`membership.updates_check`)
     updates: Mapping[str, str] = field(default_factory=dict)
-    #: why a checked induction's base is not checked on its runs (`_started`)
+    #: why a checked induction's base is not checked on its runs (`membership.started`)
     bases: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -1029,179 +917,25 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     reasons: dict[str, str] = {}
     unchecked: dict[str, str] = {}  # why an induction's update facts are not checked
     unbased: dict[str, str] = {}  # why an induction's base is not checked
-    starts: dict[str, Judgement | str | None] = {}  # each induction's `_start`, once
+    starts: dict[str, Judgement | str | None] = {}  # each induction's start, once (`started`)
     for step in proof.steps:
         step_name = f"{proof_id}/{step.id}"
         if (algorithm := proof.numeric.algorithm) in unusable:
             reasons[step_name] = (f"the plug-in {algorithm} could not be used: "
                                   f"{unusable[algorithm]}")
             continue
-        reason, check = _check(step_name, proof, _on_runs(stated, step), names, plugins,
-                               _carried(stated, step))
+        reason, check = _check(step_name, proof, with_carried(stated, step), names, plugins,
+                               carried(stated, step))
         if check is not None:
-            check, base = _started(step, check, proof, stated, names, starts)
-            checks.append(check)
-            if isinstance(base, Check):
-                checks.append(base)
-            elif base is not None:
+            made, base, updates = on_its_runs(step, check, proof, stated, names, starts)
+            checks.extend(made)
+            if base is not None:
                 unbased[step_name] = base
-            updates = _updates(step, stated[step.id], proof, names, check)
-            if isinstance(updates, Check):
-                checks.append(updates)
-            elif updates is not None:
+            if updates is not None:
                 unchecked[step_name] = updates
         else:
             reasons[step_name] = reason
     return _Part(tuple(checks), reasons, updates=unchecked, bases=unbased)
-
-
-def _started(step: Step, check: Check, proof: Proof,
-             stated: Mapping[str, kernel.Statement | None], names: Naming,
-             starts: dict[str, Judgement | str | None]) -> tuple[Check, Check | str | None]:
-    """`check` with the starts of the inductions whose runs its rows must be (`Check.
-    starts`: its own, or those whose claims its statement imports), each where its rows
-    make every quantity the start reads; and, for an induction, the check of its base on
-    the rows where its counter is 0 (`_start`; its `instances - vacuous` those rows, its
-    `violations` those where the iterated names are not at the base), or why there is
-    none; None for any other step. Newcomer 31 F7: batch runs from -u and a seeded start
-    made a proved induction from 0 "violated on runs" (rows of none of its runs); red team
-    30 A4: a step resting on an induction was read on rows of runs none of that
-    induction's."""
-    own = stated[step.id]
-    if isinstance(step.rule, Induction):
-        ids: tuple[str, ...] = (step.id,)
-    elif own is not None and own.runs:
-        from verify.typeset.statement import inductions_of
-
-        ids = inductions_of(own, stated)
-    else:
-        return check, None
-    by_id = {s.id: s for s in proof.steps}
-    pairs = []
-    for ind in ids:
-        if ind not in starts:
-            starts[ind] = _start(by_id[ind], stated.get(ind), proof, names) \
-                if ind in by_id else None
-        start = starts[ind]
-        if isinstance(start, Judgement) and _binds(start, check, names):
-            pairs.append((start.hypotheses[0], start.claim))
-    if pairs:
-        check = replace(check, starts=tuple(pairs))
-    if not isinstance(step.rule, Induction):
-        return check, None
-    start = starts[step.id]
-    if not isinstance(start, Judgement):
-        return check, start
-    defined = names.evaluated(start)
-    binding = binding_of(start, check.kind, defined)
-    if binding is None:
-        return check, _unstarted(start, check, defined, step.rule.variable)
-    if not pairs:  # its own rows cannot be left out: the base is said unchecked, never
-        # said to leave rows out that it did not
-        scalars, vectors = sorts(start, defined)
-        missing = sorted((scalars | vectors) - check.kind.names(check.binding))
-        if not missing:  # red team 32 F1: the rows make it (its claim may read it too)
-            named = ", ".join(d.name for d in defined)
-            return check, (f"its base reads {named}, a [define]d name, which the audit does "
-                           "not evaluate at a run's start, so no row of its runs is known to "
-                           "be one")
-        return check, (f"the rows its claim is checked on ({check.kind.name}: "
-                       f"{check.binding}) do not make {', '.join(missing)}, which the check "
-                       f"of its base reads (its counter {step.rule.variable} and the names "
-                       "it iterates, under the [numeric] names), so no row of them is known "
-                       "to be a run's start")
-    return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
-                        defined, families=check.reads_families)
-
-
-def _unstarted(start: Judgement, check: Check, defined: Sequence[Defined], counter: str
-               ) -> str:
-    """Why no row of `check`'s runs binds an induction's `start` (`_start`): the quantities
-    the row set nearest to it lacks, its counter named apart (a counter that is no run
-    quantity leaves no row known to be a run's start)."""
-    scalars, vectors = sorts(start, defined)
-    rows, missing = min(((r.name, sorted((scalars | vectors) - check.kind.names(r.name)))
-                         for r in check.kind.row_sets), key=lambda pair: len(pair[1]))
-    counted = {n for s in start.hypotheses[0].expr.free_symbols
-               for n in (gram_pair(s) or (s.name,))}
-    if counted & set(missing):
-        return (f"its counter {counter} is no quantity of its runs' rows ({check.kind.name}, "
-                "under the [numeric] names), so no row is known to be a run's start")
-    return (f"the rows of its runs ({check.kind.name}: {rows}) do not make "
-            f"{', '.join(missing) or 'every quantity'}, which its base reads under the "
-            "[numeric] names")
-
-
-def _binds(start: Judgement, check: Check, names: Naming) -> bool:
-    """Whether the rows `check` is read on make every quantity of an induction's start."""
-    defined = names.evaluated(start)
-    if defined:  # a [define]d name: its column is made for the checks that read it only
-        return False
-    scalars, vectors = sorts(start, defined)
-    return not (scalars | vectors) - check.kind.names(check.binding)
-
-
-#: The name of an induction's base check is its step's name and this (`_start`).
-BASE = " base"
-
-
-def _start(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming
-           ) -> Judgement | str | None:
-    """For an induction: the judgement `counter == 0 |- iterated == base` under the
-    [numeric] names (one equation: the squared norms of the iterated vectors' differences
-    from their base, and the squares of the iterated scalars', add up to 0), which a run
-    of the induction meets at its state after 0 updates; why it cannot be formed (a base
-    that divides, a statement the kernel does not read); None for any other step."""
-    if not isinstance(step.rule, Induction) or stated is None:
-        return None
-    from proofs.language.terms import Vec, norm2
-
-    rule = step.rule
-    gap: sympy.Expr = sympy.Integer(0)
-    for name, term in terms(dict(rule.base)).items():
-        if isinstance(term, dict):
-            gap += norm2(Vec.named(name) - Vec(term))
-        else:
-            if sympy.fraction(sympy.together(term))[1].free_symbols:
-                return "it divides, which the audit does not evaluate at the start"
-            gap += (sympy.Symbol(name) - term) ** 2  # type: ignore[operator]
-    written = rule.written.get("base", {})
-    text = ", ".join(f"{n} = {written.get(n, rule.base[n])}" for n in rule.base)
-    counter = sympy.Symbol(rule.variable)
-    try:
-        return statement(proof, kernel.Statement(
-            step.id, (kernel.Rel(counter, "==", sympy.Integer(0), f"{rule.variable} == 0"),),
-            ("",), kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),
-            stated.naturals), names)
-    except kernel.KernelError as error:
-        return (f"with the [numeric] names replaced it is no statement the kernel reads "
-                f"({error})")
-
-
-def _carried(stated: Mapping[str, kernel.Statement | None], step: Step
-             ) -> tuple[tuple[kernel.Rel, str], ...]:
-    """The invariants `step` carries, each with the step it is the claim of: the claims of
-    the inductions over the same runs it uses (none unless it is an induction)."""
-    own = stated[step.id]
-    if own is None or own.over is None:
-        return ()
-    return tuple((used.claim, use.step) for use in step.uses
-                 if (used := stated.get(use.step)) is not None and used.over == own.over)
-
-
-def _on_runs(stated: Mapping[str, kernel.Statement | None], step: Step
-             ) -> kernel.Statement | None:
-    """The statement `step`'s rows are checked against: its own, and for an induction that
-    carries another's invariant (a used induction over the same runs), that invariant among
-    its hypotheses. The theorem speaks of the runs where the carried invariant holds at every
-    state (the kernel's statement says so: "where at every state ..."), so a row where it
-    fails is no instance of it (vacuous, as where a hypothesis fails), not a violation (red
-    team 29 F3: `b`, carrying a false `a`, was violated on exactly the rows where `a` was);
-    nor is a row of a run that broke it at an earlier state (red team 30: `Check.carried`)."""
-    own = stated[step.id]
-    carried = _carried(stated, step)
-    return replace(own, hypotheses=(*own.hypotheses, *(c for c, _ in carried)),  # type: ignore[type-var]
-                   origins=(*own.origins, *(u for _, u in carried))) if carried else own  # type: ignore[union-attr]
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -1225,50 +959,10 @@ def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
                   else None)
 
 
-#: The name of an induction's update-facts check is its step's name and this (`_updates`).
-UPDATES = " update facts"
-_TRUE = kernel.Rel(sympy.Integer(0), ">=", sympy.Integer(0), "0 >= 0")
-
-
-def _updates(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
-             check: Check) -> Check | str | None:
-    """For an induction with update facts, checked on runs (`check`): the check whose
-    hypotheses are its update facts (under the [numeric] names) and whose claim holds
-    everywhere, on the rows that bind them, so that it counts the updates of these runs
-    (`instances`) and those where an update fact fails (`vacuous`): its claim is about runs
-    whose every update meets them, and nothing else checks that these runs do. Why they
-    cannot be checked there (every output says so: a reader would take silence for checked)
-    when its runs have no row per update (cyclic runs, a kind of the user's without one),
-    or those rows do not make a quantity they read; None for any other step."""
-    if not isinstance(step.rule, Induction) or not step.rule.hypotheses or stated is None:
-        return None
-    from verify.proof_checker import relation
-
-    facts = tuple(relation(r) for r in step.rule.hypotheses)
-    try:
-        judgement = statement(proof, kernel.Statement(step.id, facts, ("",) * len(facts), _TRUE,
-                                                      stated.naturals), names)
-    except kernel.KernelError as error:
-        return (f"with the [numeric] names replaced they are no statement the kernel reads "
-                f"({error})")
-    defined = names.evaluated(judgement)
-    scalars, vectors = sorts(judgement, defined)
-    rows = next((r.name for r in check.kind.row_sets if r.updates), None)
-    if rows is None:
-        return f"its runs ({check.kind.name}) have no row per update"
-    missing = sorted((scalars | vectors) - check.kind.names(rows))
-    if missing or binding_of(judgement, check.kind, defined) is None:
-        return (f"the rows per update of its runs ({check.kind.name}: {rows}) do not make "
-                + (f"{', '.join(missing)}, which they read under the [numeric] names"
-                   if missing else "every quantity they read under the [numeric] names"))
-    return Check(check.name + UPDATES, judgement, rows, check.algorithm, check.plugin,
-                 defined, families=check.reads_families)
-
-
 def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Naming,
            plugins: Mapping[str, Plugin] | None = None,
            carried: Sequence[tuple[kernel.Rel, str]] = ()) -> tuple[str, Check | None]:
-    """The check of one step, or why it has none; `carried` (`_carried`): the invariants
+    """The check of one step, or why it has none; `carried` (`membership.carried`): the invariants
     its rows' runs must hold at every state up to the row's."""
     assert proof.numeric is not None
     if stated is None:
@@ -1283,7 +977,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
             return "with the [numeric] names replaced it expands to too many terms", None
         judgement = statement(proof, stated, names)
         along = statement(proof, kernel.Statement(name, tuple(c for c, _ in carried), tuple(
-            u for _, u in carried), _TRUE, stated.naturals), names).hypotheses if carried else ()
+            u for _, u in carried), TRUE, stated.naturals), names).hypotheses if carried else ()
     except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
         return (f"with the [numeric] names replaced it is no statement the kernel reads "
                 f"({error}): a family's index and a sum's bounds must stay polynomials in "
@@ -1322,9 +1016,10 @@ class _Plan:
     errors: list[str]
     targets: Mapping[str, Target]
     search: bool = False  # every judgement searched, the certificate store not consulted
-    #: why a checked induction's update facts are not checked on its runs (`_updates`)
+    #: why a checked induction's update facts are not checked on its runs
+    #: (`membership.updates_check`)
     updates: Mapping[str, str] = field(default_factory=dict)
-    #: why a checked induction's base is not checked on its runs (`_started`)
+    #: why a checked induction's base is not checked on its runs (`membership.started`)
     bases: Mapping[str, str] = field(default_factory=dict)
 
     @property

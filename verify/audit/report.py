@@ -12,9 +12,9 @@ from typing import Any
 
 from perceptron.errors import printable
 from proofs.library import CANONICAL
-from proofs.step import Induction
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
+from verify.audit.membership import base_text, counter_text, map_text, unmet_text
 from verify.kernel import Statement
 from verify.numeric.campaign import ROWS_NOT_MADE
 from verify.numeric.instances import NumericVerdict
@@ -94,6 +94,13 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                                          "unmet": audit.unmet_updates,
                                          "said": unmet_text(audit)}}
                        if audit.unmet_updates else {}),
+                    **({"update_map": {"updates": audit.update_map.instances,  # type: ignore[union-attr]
+                                       "unmet": audit.unmet_map, "said": map_text(audit)}}
+                       if audit.unmet_map else {}),
+                    **({"counter": {"rows": audit.counter.instances,  # type: ignore[union-attr]
+                                    "miscounted": audit.miscounted,
+                                    "said": counter_text(audit)}}
+                       if audit.miscounted else {}),
                     **({"update_facts_unchecked": audit.updates_unchecked}
                        if audit.updates_unchecked is not None else {}),
                     **({"base": {"starts": audit.starts, "unmet": audit.unmet_base,
@@ -131,6 +138,7 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
         **({"unevaluated": verdict.unevaluated, "reason": f"not evaluated on "
             f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
         **({"outside": verdict.outside} if verdict.outside else {}),
+        **({"past_unmet": verdict.past_unmet} if verdict.past_unmet else {}),
     }
 
 
@@ -331,6 +339,7 @@ def to_text(audit: Audit) -> str:
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + base_lines(audit) + unchecked_base_lines(audit)
                      + unmet_lines(audit) + unchecked_update_lines(audit)
+                     + map_lines(audit) + counter_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -387,19 +396,6 @@ def said_once(line: str, said: Mapping[str, str]) -> str:
     return f"{said[line]}: {SAID_UNMADE}" if line in said else line
 
 
-def unmet_text(step: StepAudit) -> str:
-    """What the updates of a step's runs that fail its induction's update facts mean for its
-    verdict on those runs (newcomer 19: nothing said that the runs of a strict update
-    `y<w,x> < 0` update on `<= 0`; the caveat came only with a violation)."""
-    assert step.updates is not None
-    count = (f"all {step.updates.instances}" if step.unmet_updates == step.updates.instances
-             else f"{step.unmet_updates} of {step.updates.instances}")
-    return (f"its update facts fail at {count} updates of the runs it was checked on (under "
-            "the [numeric] names): from such an update on, a run is none of the runs its "
-            "induction is about, so its verdict on these runs says nothing of the induction "
-            "there")
-
-
 def unmet_lines(audit: Audit) -> list[str]:
     """The inductions whose runs update where their update facts fail (`unmet_text`): one
     line per step, for every proof (a built-in proof's too: its runs should be its own)."""
@@ -409,20 +405,23 @@ def unmet_lines(audit: Audit) -> list[str]:
             "every update meets its update facts):", *lines] if lines else []
 
 
-def base_text(step: StepAudit) -> str:
-    """What the rows of an induction's runs whose start is not its base mean for its verdict
-    (newcomer 31 F7: batch runs from -u and a seeded start made a proved induction from 0
-    "violated on runs", with a caveat only)."""
-    assert step.base is not None and isinstance(step.step.rule, Induction)
-    counter = step.step.rule.variable
-    count = (f"all {step.starts}" if step.unmet_base == step.starts
-             else f"{step.unmet_base} of the {step.starts}")
-    return (f"its base fails at {count} rows of the runs it was checked on where its counter "
-            f"{counter} is 0 (under the [numeric] names): from such a row on, a run is none of "
-            f"the runs its induction is about (it starts elsewhere, or {counter} does not count "
-            "its updates), so its rows there are left out of its verdict, and of those of "
-            "the steps that use its claim whose rows make what its base reads (neither "
-            "instances nor vacuous)")
+def map_lines(audit: Audit) -> list[str]:
+    """The inductions whose runs update otherwise than their step (`map_text`): one line
+    per step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {map_text(s)}" for p in audit.proofs for s in p.steps
+             if s.unmet_map]
+    return ["", "step not the runs' update (each induction's claim is about the runs that "
+            "update as its step says):", *lines] if lines else []
+
+
+def counter_lines(audit: Audit) -> list[str]:
+    """The inductions whose counter is not their runs' count of updates (`counter_text`):
+    one line per step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {counter_text(s)}" for p in audit.proofs
+             for s in p.steps if s.miscounted]
+    return ["", "counter not the runs' count of updates (each induction's claim is about "
+            "its runs' states after as many updates as its counter says):", *lines] \
+        if lines else []
 
 
 def base_lines(audit: Audit) -> list[str]:

@@ -14,7 +14,7 @@ count and slack is exact.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -47,6 +47,10 @@ from verify.runs.naming import Defined
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
+#: Per update-facts or update-map check (its name), each run's first update that fails its
+#: hypotheses, by the run's origin (`verify.numeric.campaign.first_unmet`;
+#: `CompiledJudgement.past_unmet`).
+Unmet = Mapping[str, Mapping[Origin, int]]
 
 
 @dataclass(frozen=True)
@@ -381,6 +385,10 @@ class NumericVerdict:
     #: that of an induction whose claim it imports: their start at the counter's 0 is not the
     #: induction's base, `CompiledJudgement.starts`): left out, neither instances nor vacuous
     outside: int = 0
+    #: rows of runs past an update that failed the update facts of an induction whose runs
+    #: they must be, or moved otherwise than its step (`CompiledJudgement.unmet`; red team
+    #: 30 A4, newcomer 32 N6): left out too, neither instances nor vacuous, nor in `outside`
+    past_unmet: int = 0
 
     @staticmethod
     def empty() -> NumericVerdict:
@@ -397,7 +405,7 @@ class NumericVerdict:
             status, self.instances + other.instances, self.vacuous + other.vacuous, violations,
             min(slacks) if slacks else None, self.counterexample or other.counterexample,
             self.unevaluated + other.unevaluated, self.reason or other.reason,
-            self.outside + other.outside)
+            self.outside + other.outside, self.past_unmet + other.past_unmet)
 
 
 @dataclass(frozen=True)
@@ -426,26 +434,34 @@ class CompiledJudgement:
     #: row's run is none of the induction's runs, and its rows from there on are left out
     #: (`outside`; newcomer 31 F7: batch runs from -u made a proved induction "violated")
     starts: tuple[tuple[CompiledPolynomial, CompiledPolynomial], ...] = ()
+    #: the update-facts and update-map checks (by name) of the inductions whose runs its
+    #: rows must be: a run past an update that fails one is none of that induction's runs
+    #: from there on, and its rows there are left out (`past_unmet`, read off `Unmet`; red
+    #: team 30 A4, newcomer 32 N6)
+    unmet: tuple[str, ...] = ()
 
     @classmethod
     def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
                 naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None,
                 carried: Sequence[Fact] = (),
-                starts: Sequence[tuple[Fact, Fact]] = ()) -> CompiledJudgement:
+                starts: Sequence[tuple[Fact, Fact]] = (),
+                unmet: Sequence[str] = ()) -> CompiledJudgement:
         """Compile every hypothesis and the claim, each argument of a definition the
         rows evaluate (`defined`, in file order) as a numerator and a denominator, the
         term of each natural (`naturals`: polynomials over the run's quantities) and each
         fact `carried` along the run, each start (`starts`: a counter and a base, each an
-        expression `== 0`) (once per judgement and process: every shard of a campaign
-        compiles the same checks, `_compiled_judgement`)."""
+        expression `== 0`), the update-facts checks its runs must meet (`unmet`) (once per
+        judgement and process: every shard of a campaign compiles the same checks,
+        `_compiled_judgement`)."""
         return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale,
-                                   tuple(carried), tuple(starts))
+                                   tuple(carried), tuple(starts), tuple(unmet))
 
     @classmethod
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
                  naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None,
                  carried: tuple[Fact, ...] = (),
-                 starts: tuple[tuple[Fact, Fact], ...] = ()) -> CompiledJudgement:
+                 starts: tuple[tuple[Fact, Fact], ...] = (),
+                 unmet: tuple[str, ...] = ()) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
@@ -453,7 +469,7 @@ class CompiledJudgement:
                    None if scale is None else _quotient_parts(scale),
                    tuple((CompiledPolynomial.compile(f.expr), f.kind) for f in carried),
                    tuple((CompiledPolynomial.compile(at.expr), CompiledPolynomial.compile(
-                       base.expr)) for at, base in starts))
+                       base.expr)) for at, base in starts), unmet)
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -507,6 +523,29 @@ class CompiledJudgement:
         mask = batch._masks.get(key)
         if mask is None:
             mask = batch._masks[key] = ~_so_far(self.started(batch), batch)
+        return mask
+
+    def past_unmet(self, batch: InstanceBatch, unmet: Unmet) -> np.ndarray:
+        """Rows of runs past an update that failed the update facts of an induction whose
+        runs they must be (`self.unmet`): a row whose iteration is later than its run's
+        first such update (`unmet`: by update-facts check, each run's first failing update,
+        by the run's origin). The state after that update is no state of the induction's
+        runs, nor is any later one; the state before it is (the updates that reached it met
+        the facts). A row-local test given `unmet`, so each slice of a batch reads it alone
+        (read-only; all False without `self.unmet` or a failing update)."""
+        key = ("unmet", self.unmet)
+        mask = batch._masks.get(key)
+        if mask is None:
+            first = [min((found[origin] for name in self.unmet
+                          if origin in (found := unmet.get(name, {}))), default=None)
+                     for origin in batch.origins]
+            if all(f is None for f in first):
+                mask = np.zeros(len(batch), dtype=bool)
+            else:
+                top = np.array([f if f is not None else -1 for f in first], dtype=np.int64)
+                firsts = top[batch.origin_index]
+                mask = (firsts >= 0) & (batch.iteration > firsts)
+            batch._masks[key] = mask
         return mask
 
     def started(self, batch: InstanceBatch) -> np.ndarray:
@@ -572,12 +611,16 @@ class CompiledJudgement:
             held &= _holding(poly, kind, batch)
         return held
 
-    def check(self, batch: InstanceBatch) -> NumericVerdict:
-        """Evaluate every row exactly and summarise."""
-        return self.check_rows(batch)[0]
+    def check(self, batch: InstanceBatch, unmet: Unmet | None = None) -> NumericVerdict:
+        """Evaluate every row exactly and summarise (`unmet`: as `check_rows`)."""
+        return self.check_rows(batch, unmet)[0]
 
-    def check_rows(self, batch: InstanceBatch) -> tuple[NumericVerdict, int | None]:
-        """`check`, and the row of its counterexample (the first violation; None: none)."""
+    def check_rows(self, batch: InstanceBatch, unmet: Unmet | None = None
+                   ) -> tuple[NumericVerdict, int | None]:
+        """`check`, and the row of its counterexample (the first violation; None: none).
+        `unmet`: each run's first update failing the update facts of each update-facts check
+        (`past_unmet`), read where the judgement names such checks; without it none is
+        known, and no row is left out for it."""
         n = len(batch)
         if n == 0:
             return NumericVerdict.empty(), None
@@ -587,6 +630,9 @@ class CompiledJudgement:
         except FamilyError as error:  # its sums past the work a row may take: not run here
             return NumericVerdict("not-run", 0, 0, 0, None, None, n, str(error)), None
         outside = self.outside(batch) if self.starts else None
+        after = self.past_unmet(batch, unmet) if self.unmet and unmet else None
+        if after is not None and outside is not None:
+            after = after & ~outside  # counted once, as outside its base
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         skipped, reason = 0, None
@@ -600,9 +646,13 @@ class CompiledJudgement:
             assumed = assumed & ~mask
             if outside is not None:
                 outside = outside & ~mask
-        left = 0
+            if after is not None:
+                after = after & ~mask
+        left = passed = 0
         if outside is not None and (left := int(np.count_nonzero(outside))):
             assumed = assumed & ~outside
+        if after is not None and (passed := int(np.count_nonzero(after))):
+            assumed = assumed & ~after
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
         violations = int(np.count_nonzero(failed))
@@ -622,9 +672,9 @@ class CompiledJudgement:
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
-        instances = n - skipped - left
+        instances = n - skipped - left - passed
         return (NumericVerdict(status, instances, instances - held, violations, min_slack,
-                               counterexample, skipped, reason, left), first)
+                               counterexample, skipped, reason, left, passed), first)
 
     def _written_slack(self, gaps: IntArray, den: Den, batch: InstanceBatch,
                        assumed: np.ndarray | None) -> Fraction | None:
@@ -715,7 +765,8 @@ def _holding(poly: CompiledPolynomial, kind: str, batch: InstanceBatch) -> np.nd
 
 
 def check_in_slices(judgements: Sequence[CompiledJudgement], batch: InstanceBatch,
-                    rows: int) -> list[tuple[NumericVerdict, int | None]]:
+                    rows: int, unmet: Unmet | None = None
+                    ) -> list[tuple[NumericVerdict, int | None]]:
     """`check_rows` of each judgement on `batch`, the batch checked `rows` rows at a time
     (`InstanceBatch.between`), each slice's verdicts merged in order: the same counts and
     least slack, the first violation's counterexample and row. What a check computes on a
@@ -748,7 +799,7 @@ def check_in_slices(judgements: Sequence[CompiledJudgement], batch: InstanceBatc
         piece = batch.between(a, b)
         piece._masks.update({key: mask[a:b] for key, mask in whole.items()})
         for k, judgement in enumerate(judgements):
-            verdict, row = judgement.check_rows(piece)
+            verdict, row = judgement.check_rows(piece, unmet)
             total, first = out[k]
             out[k] = (total.merge(verdict), first if first is not None or row is None
                       else a + row)
@@ -838,9 +889,10 @@ def _least_by_denominator(nums: IntArray, dens: IntArray) -> Fraction:
 def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
                         defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = (),
                         scale: sympy.Expr | None = None, carried: tuple[Fact, ...] = (),
-                        starts: tuple[tuple[Fact, Fact], ...] = ()) -> CompiledJudgement:
+                        starts: tuple[tuple[Fact, Fact], ...] = (),
+                        unmet: tuple[str, ...] = ()) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined, naturals, scale, carried, starts)
+    return cls._compile(judgement, defined, naturals, scale, carried, starts, unmet)
 
 
 def _trimmed(instance: Instance) -> Instance:

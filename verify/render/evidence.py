@@ -555,6 +555,10 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
         line += f": {numeric['caveat']}"
     if "update_facts" in numeric:  # updates failing its update facts (`report.unmet_text`)
         line += f"; {numeric['update_facts']['said']}"
+    if "update_map" in numeric:  # updates other than its step (`report.map_text`)
+        line += f"; {numeric['update_map']['said']}"
+    if "counter" in numeric:  # a counter that is not the count (`report.counter_text`)
+        line += f"; {numeric['counter']['said']}"
     if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
         line += ("; its update facts were not checked on its runs: "
                  f"{numeric['update_facts_unchecked']}")
@@ -565,6 +569,9 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     if numeric.get("outside"):  # rows of runs none of its inductions' (`base_text`)
         line += (f"; {numeric['outside']} rows of runs that start elsewhere than a base are "
                  "left out")
+    if numeric.get("past_unmet"):  # rows past a failing update (`unmet_text`, `map_text`)
+        line += (f"; {numeric['past_unmet']} rows of runs after an update that fails an "
+                 "induction's update facts or is not its step are left out")
     return line
 
 

@@ -37,6 +37,7 @@ from verify.typeset import written
 from verify.typeset.indices import readable
 from verify.typeset.names import spelling
 from verify.typeset.statement import heading, statement, statements_of
+from verify.uses import used_as
 
 
 class UnknownStep(ValueError):
@@ -341,14 +342,39 @@ class _Style:
     step: Step
     by_run: str = ""  # the judgement whose point a refuting run was made from (`run_from`)
     run: tuple[Counterexample, ...] = ()  # that run's states, from the base (`StepReport.run`)
+    #: the inductions whose invariants an induction carries, in `uses` order (`verify.uses.
+    #: used_as`, kind `carried`): the kernel marks each as `invariant`, after its own
+    carriers: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, located: Located, report: StepReport | None = None) -> _Style:
+    def of(cls, located: Located, report: StepReport | None = None,
+           reports: Mapping[str, StepReport] | None = None) -> _Style:
         proof, rule = located.proof, located.step.rule
+        carriers: tuple[str, ...] = ()
+        if isinstance(rule, Induction) and report is not None \
+                and report.statement is not None and reports is not None:
+            carriers = tuple(u.statement.step for u in used_as(
+                located.step, report.statement, statements_of(reports.values()), proof)
+                if u.kind == "carried")
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
                    rule.written if isinstance(rule, Induction) else {}, located.step,
                    report.run_from if report is not None and report.run else "",
-                   report.run if report is not None else ())
+                   report.run if report is not None else (), carriers)
+
+    def origins(self, report: GoalReport) -> dict[Fact, str]:
+        """Where each hypothesis of `report`'s obligation comes from, by its kernel mark, an
+        invariant another induction's claim carried in (red team 31: every `invariant` read
+        as the step's own) named `invariant of ID`: the kernel marks the step's own first,
+        then one per carried claim, in `uses` order (`carriers`)."""
+        marks = []
+        seen = 0
+        for mark in report.goal.origins:
+            if mark == "invariant":
+                if 0 < seen <= len(self.carriers):
+                    mark = f"invariant of {self.carriers[seen - 1]}"
+                seen += 1
+            marks.append(mark)
+        return dict(zip(report.judgement.hypotheses, marks, strict=True))
 
     def refutes(self, report: GoalReport) -> bool:
         """Whether `report`'s point refutes the step: a decisive goal's, or the one moved to
@@ -432,7 +458,7 @@ def _goal_lines(report: GoalReport, several: bool, style: _Style) -> list[str]:
     judgement, verdict = report.evidence, report.verdict
     notation = style.notation
     lines = [f"judgement {report.goal.label}: {report.status}"] if several else []
-    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
+    origin = style.origins(report)
     written_claim = style.claim(report)
     shown = f"{written_claim}    i.e.  " if written_claim is not None else ""
     lines += _judgement_lines(judgement, origin, shown, notation)
@@ -473,7 +499,7 @@ def explain(located: Located, reports: Mapping[str, StepReport]) -> str:
     """The step, its source and note, and each judgement with its evidence (`reports`: the
     step's and those of the steps it uses, `check_with_uses`)."""
     step, report = located.step, reports[located.step.id]
-    style = _Style.of(located, report)
+    style = _Style.of(located, report, reports)
     lines = [f"{located.full_id}  ({located.proof.title})",
              f"status: {report.status} — {report.message}"]
     if step.source:
@@ -512,7 +538,7 @@ def _half_json(number: int, half: Judgement, value: Certificate, judgement: Judg
 
 def _goal_json(report: GoalReport, style: _Style) -> dict[str, object]:
     judgement, verdict, notation = report.evidence, report.verdict, style.notation
-    origin = dict(zip(report.judgement.hypotheses, report.goal.origins, strict=True))
+    origin = style.origins(report)
     out: dict[str, object] = {
         "label": report.goal.label, "status": report.status,
         "hypotheses": [{"label": n, "fact": notation.fact(h),
@@ -557,7 +583,7 @@ def explanation(located: Located, reports: Mapping[str, StepReport]) -> dict[str
     from verify.render.json import contradictory, counterexample
 
     step, report = located.step, reports[located.step.id]
-    style = _Style.of(located, report)
+    style = _Style.of(located, report, reports)
     return _readable({
         "step": located.full_id, "proof_title": located.proof.title,
         "status": report.status, "message": report.message,

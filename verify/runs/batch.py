@@ -553,6 +553,7 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(theta_next - (theta + alpha*xbar)) == 0"},
     label=label,
     rank=1,
+    counter="k",
     start_of=lambda run: run.theta0,
     families={**DATASET, **SIZES},
     history=True,

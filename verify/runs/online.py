@@ -1332,6 +1332,7 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + tau*y*x)) == 0"},
     label=label,
     rank=0,
+    counter="t",
     families={**DATASET, **UPDATES, **STREAM},
     history=True,
 ))

@@ -238,6 +238,11 @@ class RunKind:
     #: `verify.runs.cyclic.VOTED_PRESENTATIONS`), with why, said of the run (the campaign
     #: names its file); None: the run has them all
     cut: Callable[[Any, str], tuple[int, str] | None] | None = None
+    #: the quantity that counts a run's updates (its iterations) before a row's state
+    #: (`t`, `k`): an induction's counter, under the [numeric] names, is checked against it
+    #: (`verify.audit.membership.counter_check`); None: the kind names none, and nothing
+    #: checks that an induction's counter counts its runs' updates
+    counter: str | None = None
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}

@@ -288,6 +288,7 @@ KIND = register(RunKind(
     passes=True,
     laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
     rank=2,
+    counter="t",
     families={**DATASET, **UPDATES, **STREAM},
     history=True,
 ))

@@ -240,36 +240,36 @@ def test_an_induction_violated_on_runs_it_is_not_about_is_not_called_false(
         tmp_path: Path) -> None:
     """Regression (red team 9): a plug-in updating `w + 2 y x` violated the proved invariant
     of an induction updating `w + y*x`, and every output listed the step among "steps false
-    as written". The proved statement is about other runs: each output now says so, the
-    audit still fails (the proof does not describe the algorithm), and a correct plug-in's
-    runs hold."""
+    as written". The proved statement is about other runs: each update is now checked
+    against its step (newcomer 32 N6), every run's rows after its first update are left out
+    and each output says why; the audit still fails (the proof does not describe the
+    algorithm: the proof is not verified on its runs), and a correct plug-in's runs hold."""
     from cases.plugins import hostile
 
     from verify.api import audit_proofs
+    from verify.audit.membership import map_text
     from verify.runs.plugin import Plugin
 
     wrong = audit_proofs(PLUG / "plug.toml", budget="small",
                          algorithms=[Plugin("p", None, hostile.doubles_its_step)])
     (step,) = wrong.proofs[0].steps
     assert step.symbolic.status == "proved" and step.numeric is not None
-    assert step.numeric.status == "violated" and step.off_runs and not wrong.passed()
-    caveat = step.caveat
-    assert caveat is not None and caveat.startswith("its induction is proved, so these runs "
-                                                    "are not the runs it is about")
-    assert f"    {caveat}" in to_text(wrong).splitlines()
-    assert to_json(wrong)["proofs"][0]["steps"][0]["numeric"]["caveat"] == caveat
-    heading = "an induction violated on runs only if the runs start and update as it says"
+    assert step.update_map is not None and step.unmet_map == step.update_map.instances > 0
+    assert step.numeric.past_unmet > 0 and not step.finding and not wrong.passed()
+    assert wrong.proofs[0].status == "incomplete"
+    said = map_text(step)
+    assert f"  plug/norm-growth: {said}" in to_text(wrong).splitlines()
+    assert to_json(wrong)["proofs"][0]["steps"][0]["numeric"]["update_map"]["said"] == said
     for render in (markdown.render, html.render):
-        assert heading in render(wrong, [])
-    assert caveat.replace("[numeric]", "\\[numeric\\]") in markdown.render(wrong, [])
+        assert "false as written" not in render(wrong, [])
     right = audit_proofs(PLUG / "plug.toml", budget="small",
                          algorithms=[Plugin("p", None, hostile.perceptron)])
     (held,) = right.proofs[0].steps
     assert held.numeric is not None and held.numeric.status == "held"
-    assert not held.off_runs and held.caveat is None and right.passed()
+    assert held.unmet_map == 0 and held.caveat is None and right.passed()
     (problem,) = wrong.problems()
-    assert problem == f"plug: has-findings: norm-growth (violated on runs; {caveat})"
-    assert "norm-growth (violated on runs: see its caveat)" in wrong._repr_html_()
+    assert problem == ("plug: incomplete: norm-growth (its runs update otherwise than its "
+                       "step)")
 
 
 def negative_rate(data: Any, max_updates: int) -> Any:
@@ -289,10 +289,11 @@ def negative_rate(data: Any, max_updates: int) -> Any:
 def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
         tmp_path: Path) -> None:
     """Newcomer 28 F8: with the rate bound to a negative constant, `eta > 0` failed at every
-    update of the runs and the audit said so ("its verdict on these runs says nothing of the
-    induction there"), yet the proved induction was listed under findings, its proof
-    `has-findings` and the handouts called it false as written. These runs are not its runs:
-    the step is now not run on them, its reason says why, and nothing lists it as a finding."""
+    update of the runs and the audit said so, yet the proved induction was listed under
+    findings, its proof `has-findings` and the handouts called it false as written. These
+    runs are its runs up to their first update only: their rows after it are left out
+    (red team 30 A4; the step was once not run as a whole), its verdict is the one on the
+    runs' starts, and nothing lists it as a finding."""
     from verify.api import audit_proofs
     from verify.runs.plugin import Plugin
 
@@ -310,18 +311,14 @@ def test_runs_that_fail_every_update_fact_are_no_finding_against_the_induction(
     (step,) = audit.proofs[0].steps
     assert step.symbolic.status == "proved" and step.updates is not None
     assert step.unmet_updates == step.updates.instances > 0
-    assert step.numeric is None and not step.finding and step.caveat is None
-    assert step.reason is not None and step.reason.startswith(
-        f"its update facts fail at all {step.updates.instances} updates of the runs it was "
-        "checked on (under the [numeric] names), so from their first update on these runs are "
-        "none of the runs its induction is about, and its claim being false at ")
-    assert step.reason.endswith("rows is no finding against it")
+    assert step.numeric is not None and step.numeric.status == "held"
+    assert step.numeric.past_unmet > 0 and not step.finding and step.caveat is None
     assert audit.proofs[0].status == "verified" and audit.problems() == []
     text_report = to_text(audit)
-    assert "findings:" not in text_report and step.reason in text_report
+    assert "findings:" not in text_report
     report = to_json(audit)["proofs"][0]
     assert report["status"] == "verified"
-    assert report["steps"][0]["numeric"]["reason"] == step.reason
+    assert report["steps"][0]["numeric"]["past_unmet"] == step.numeric.past_unmet
     for render in (markdown.render, html.render, latex.render):
         assert "false as written" not in render(audit, [])
 
@@ -648,24 +645,59 @@ claim = "t <= 0"
 
 def test_a_violation_of_a_step_resting_on_an_induction_says_whose_runs_it_needs(
         tmp_path: Path) -> None:
-    """Red team 30: `d` (`t >= 0 [b] |- t <= 0`) holds at the states of `b`'s runs only,
-    and `b`'s update fact `y*dot(w, x) <= -1` fails at the first update from w = 0: no run of
-    `b` updates, so `d` is true. The perceptron's runs violate it at every t >= 1, and the
-    audit listed that as a plain finding, no word of `b`'s runs (an induction's own violation
-    has said so since newcomer 19). Now the violation carries that caveat, with the count of
-    updates that fail `b`'s update facts."""
+    """Red team 30: a step using an induction's claim holds at the states of that
+    induction's runs only, and the audit listed its violations as a plain finding, no word of
+    the induction's runs. Here `b`'s update fact `t <= 1` holds at the first two updates of
+    each run and fails from the third on: `d` (`t >= 0 [b] |- t <= 1`) is false at t = 2, a
+    state of `b`'s runs, and its violation there carries the caveat, with the count of
+    updates that fail `b`'s update facts and of the rows left out after them."""
     from verify.api import audit_proofs
     from verify.audit.report import to_text
 
-    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS.replace(
+        'given = ["y*dot(w, x) <= -1"]', 'given = ["t <= 1"]').replace(
+        'claim = "t <= 0"', 'claim = "t <= 1"'))
     audit = audit_proofs(tmp_path / "uses.toml", budget="small")
     b, d = audit.proofs[0].steps
     assert b.unmet_updates > 0 and d.numeric is not None and d.numeric.status == "violated"
+    cex = d.numeric.counterexample
+    assert cex is not None and cex.scalars["t"] == 2  # the state the first two updates reach
     assert d.off_runs and d.caveat is not None
     assert "one of the runs of b" in d.caveat and "counts its updates" in d.caveat
     assert (f"b's update facts fail at {b.unmet_updates} of {b.updates.instances} updates"
             in d.caveat)
+    assert f"the {d.numeric.past_unmet} rows of this step on runs after an update" in d.caveat
     assert d.caveat in to_text(audit)
+
+
+def test_a_step_resting_on_an_induction_leaves_out_the_rows_after_a_failing_update(
+        tmp_path: Path) -> None:
+    """Red team 30 A4, the update-facts part: `d` (`t >= 0 [b] |- t <= 0`) holds at the
+    states of `b`'s runs only, and `b`'s update fact `y*dot(w, x) <= -1` fails at the first
+    update from w = 0: no run of `b` leaves its start, so `d` is true. The perceptron's runs
+    violate it at every t >= 1, rows of none of `b`'s runs, and the audit called `d`
+    "violated on 201 of 251 run instances", a finding (with a caveat only). Each run's rows
+    after its first update failing `b`'s update facts are now left out of `b`'s verdict and
+    of `d`'s, and every output says how many."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "uses.toml").write_text(USES_AN_INDUCTION_OF_OTHER_RUNS)
+    audit = audit_proofs(tmp_path / "uses.toml", budget="small")
+    b, d = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and b.numeric is not None and d.numeric is not None
+    assert d.numeric.status == "held" and not d.finding and d.caveat is None
+    assert d.numeric.past_unmet > 0 and d.numeric.instances == b.starts  # the starts only
+    assert b.numeric.past_unmet == d.numeric.past_unmet
+    assert audit.proofs[0].status != "has-findings"
+    text = to_text(audit)
+    assert "findings:" not in text
+    assert ("so its rows after it are left out of its verdict, and of those of the steps "
+            "that use its claim") in text
+    assert (f"{d.numeric.past_unmet} rows of runs after an update that fails an induction's "
+            "update facts or is not its step are left out") in markdown.render(audit, [])
+    numeric = to_json(audit)["proofs"][0]["steps"][1]["numeric"]
+    assert numeric["past_unmet"] == d.numeric.past_unmet and "outside" not in numeric
 
 
 WITNESSED_BADLY = """title = "a bad witness"
@@ -722,6 +754,86 @@ step = { w = "w + y*x" }
 given = ["y*dot(w, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
 constants = ["R2"]
 """
+
+
+def test_a_counter_that_is_not_the_runs_count_of_updates_is_said(tmp_path: Path) -> None:
+    """Red team 30 A6, the rest: a counter bound to `2*t` starts at 0 with its runs, so the
+    base check passes, and nothing said that the rows are no states "after k updates". The
+    counter is now checked against the runs' count of updates (`RunKind.counter`) on the rows
+    its claim is checked on, and every output says at how many it is not that count."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import counter_text
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "counter.toml").write_text(COUNTER_BOUND_ELSEWHERE.replace("0*t", "2*t"))
+    audit = audit_proofs(tmp_path / "counter.toml", budget="small")
+    _, norm = audit.proofs[0].steps
+    assert norm.numeric is not None and norm.unmet_base == 0 and norm.unmet_updates == 0
+    assert norm.counter is not None and norm.counter.instances == norm.numeric.instances
+    assert norm.miscounted == norm.numeric.instances - norm.starts > 0  # all but t = 0
+    said = counter_text(norm)
+    assert said.startswith(f"its counter k is not the run's count of updates at "
+                           f"{norm.miscounted} of the {norm.counter.instances} rows")
+    assert f"counter/norm: {said}" in to_text(audit)
+    numeric = to_json(audit)["proofs"][0]["steps"][1]["numeric"]
+    assert numeric["counter"] == {"rows": norm.counter.instances,
+                                  "miscounted": norm.miscounted, "said": said}
+    assert said.split(" (under")[0] in markdown.render(audit, [])  # the rest escaped there
+    (tmp_path / "counted.toml").write_text(COUNTER_BOUND_ELSEWHERE.replace(
+        'names = { k = "0*t" }', 'names = { k = "t" }'))
+    _, counted = audit_proofs(tmp_path / "counted.toml", budget="small").proofs[0].steps
+    assert counted.counter is None and counted.miscounted == 0  # the count itself
+
+
+STEPPING_OTHERWISE = """title = "a step that is not the runs' update"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "norm"
+given = ["R2 >= 0"]
+claim = "norm2(w) <= t*R2"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w - y*x" }
+given = ["y*dot(w, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
+constants = ["R2"]
+"""
+
+
+def test_an_induction_whose_step_is_not_the_runs_update_leaves_their_later_rows_out(
+        tmp_path: Path) -> None:
+    """Newcomer 32 N6: an induction whose step is `w - y*x` (refuted: it can grow the norm
+    past t*R2) on the perceptron's runs, which do `w + y*x`, showed "runs: held" on every
+    row, green beside the refutation, with no word that these runs are none of its runs.
+    Each update is now checked against its step (the rows' `w_next`): from a run's first
+    update that moves otherwise, its rows are left out, and every output says so."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import map_text
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "step.toml").write_text(STEPPING_OTHERWISE)
+    audit = audit_proofs(tmp_path / "step.toml", budget="small")
+    (norm,) = audit.proofs[0].steps
+    assert norm.symbolic.status == "refuted" and norm.numeric is not None
+    assert norm.update_map is not None and norm.unmet_map == norm.update_map.instances > 0
+    assert norm.numeric.instances == norm.starts and norm.numeric.past_unmet > 0
+    said = map_text(norm)
+    assert said.startswith(f"its runs update otherwise than its step at all "
+                           f"{norm.update_map.instances} updates")
+    assert f"step/norm: {said}" in to_text(audit)
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["update_map"] == {"updates": norm.update_map.instances,
+                                     "unmet": norm.unmet_map, "said": said}
+    for render in (markdown.render, html.render):  # the rest escaped there
+        assert said.split(" (under")[0] in render(audit, [])
+    (tmp_path / "plus.toml").write_text(STEPPING_OTHERWISE.replace("w - y*x", "w + y*x"))
+    (right,) = audit_proofs(tmp_path / "plus.toml", budget="small").proofs[0].steps
+    assert right.update_map is not None and right.unmet_map == 0  # checked, and met
+    assert right.numeric is not None and right.numeric.past_unmet == 0
 
 
 def test_a_counter_bound_to_another_quantity_leaves_the_rows_past_its_start_out(
@@ -1020,7 +1132,45 @@ def test_a_step_resting_on_an_induction_without_update_facts_says_it_has_none(
     audit = audit_proofs(tmp_path / "rests.toml", budget="small")
     b, d = audit.proofs[0].steps
     assert d.numeric is not None and d.numeric.status == "violated"
+    assert b.update_map is not None
     assert d.caveat is not None and d.caveat.endswith(
-        "of these the audit checks the base and the update facts only: b's base holds at each "
-        f"of the {b.starts} rows where its counter is 0; b has no update facts"), d.caveat
+        "of these the audit checks the base, the update facts and, where their rows make what "
+        f"they read, the step and the counter only: b's base holds at each of the {b.starts} "
+        "rows where its counter is 0; b has no update facts; b's step is the run's update at "
+        f"each of the {b.update_map.instances} updates of these runs"), d.caveat
     assert "not checked" not in d.caveat
+
+
+READ_ON_UPDATE_ROWS = """title = "an induction read on update rows"
+vectors = ["w", "x"]
+scalars = ["y", "t", "c"]
+naturals = ["t"]
+[numeric]
+run = "online"
+names = { c = "tau" }
+[[step]]
+id = "b"
+claim = "t <= c"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["t <= 0"]
+constants = ["c"]
+"""
+
+
+def test_an_induction_read_on_rows_per_update_leaves_out_those_after_a_failing_update(
+        tmp_path: Path) -> None:
+    """`c` bound to the update's step `tau` puts `b`'s own rows on the rows per update, those
+    its update facts are checked on. Checked in one go with them, its rows after a run's
+    first failing update (`t <= 0` fails from t = 1) were kept, "violated" at t = 2 on 112
+    rows while the update-facts line said they were left out. The checks of the update facts
+    now go first whatever rows the others read."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "rows.toml").write_text(READ_ON_UPDATE_ROWS)
+    audit = audit_proofs(tmp_path / "rows.toml", budget="small")
+    (b,) = audit.proofs[0].steps
+    assert b.unmet_updates > 0 and b.numeric is not None
+    assert b.numeric.status == "held" and b.numeric.past_unmet > 0

@@ -263,9 +263,9 @@ def test_a_judgement_stated_by_two_checks_is_evaluated_once_per_batch(monkeypatc
     calls: list[object] = []
     original = CompiledJudgement.check_rows
 
-    def counted(self: CompiledJudgement, batch: object) -> object:
+    def counted(self: CompiledJudgement, batch: object, unmet: object = None) -> object:
         calls.append(batch)
-        return original(self, batch)
+        return original(self, batch, unmet)
 
     monkeypatch.setattr(CompiledJudgement, "check_rows", counted)
     once = run_campaign(twice, {"generated": generated(0, 4)})

@@ -558,20 +558,27 @@ def test_a_large_runs_rows_are_checked_a_slice_at_a_time_with_the_same_verdicts(
     start = ((Fact(scalar("c"), "=="), Fact(A - 5, "==")),)
     compiled.append((campaign.Check("c6", judgements[0], "state"),
                      CompiledJudgement.compile(judgements[0], starts=start)))
-    whole = campaign.verdicts([(0, batch)], compiled)
-    assert [v.violations > 0 for v in whole] == [True, True, True, True, False, False, False]
+    # an induction whose update facts the run's update at t = 3 fails (red team 30 A4): its
+    # rows from t = 4 on are left out, in every slice
+    unmet = {"ind update facts": {Origin("run", 3): 3}}
+    compiled.append((campaign.Check("c7", judgements[2], "state", unmet=("ind update facts",)),
+                     CompiledJudgement.compile(judgements[2], unmet=("ind update facts",))))
+    whole = campaign.verdicts([(0, batch)], compiled, unmet)
+    assert [v.violations > 0 for v in whole] == [True, True, True, True, False, False, False,
+                                                 False]
     assert whole[1].instances == n and whole[1].vacuous > 0  # rows left by the carried fact
     assert whole[6].outside == n and whole[6].instances == 0  # the run is not the induction's
+    assert whole[7].instances == 8 and whole[7].past_unmet == n - 8  # states 0..3, two rows each
     seen: list[int] = []
     check_rows = CompiledJudgement.check_rows
 
-    def spied(self: CompiledJudgement, rows: InstanceBatch):
+    def spied(self: CompiledJudgement, rows: InstanceBatch, unmet: object = None):
         seen.append(len(rows))
-        return check_rows(self, rows)
+        return check_rows(self, rows, unmet)
 
     monkeypatch.setattr(CompiledJudgement, "check_rows", spied)
     monkeypatch.setattr(campaign, "SLICE_ROWS", 7)
     fresh = InstanceBatch(batch.scalars, batch.vectors, batch.origins, batch.origin_index,
                           batch.iteration)
-    assert campaign.verdicts([(0, fresh)], compiled) == whole
+    assert campaign.verdicts([(0, fresh)], compiled, unmet) == whole
     assert seen and max(seen) == 7 and sum(seen) == n * len(compiled)

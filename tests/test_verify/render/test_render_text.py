@@ -266,3 +266,46 @@ def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str])
     (goal,) = json.loads(out)["judgements"]
     assert code == 0 and goal["contradiction"].startswith("assume the claim p ≤ r fails")
     assert goal["certificate"][0] == "(claim: 0)" and goal["counterexample"] is None
+
+
+CARRIES_ANOTHERS_INVARIANT = """title = "a carrier"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "(t - 1)**2 >= 1"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+[[step]]
+id = "b"
+claim = "t <= 1"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(w, x) <= 0"]
+"""
+
+
+def test_an_invariant_carried_from_another_induction_is_named_by_it(
+        tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 31: `explain` marked the invariant `b` carries from `a` `[invariant]`, as it
+    marks b's own, so the reader could not tell which hypothesis was whose. The kernel marks
+    its own first and then one per carried claim, in `uses` order: those are now named."""
+    import json
+
+    path = tmp_path / "carrier.toml"
+    path.write_text(CARRIES_ANOTHERS_INVARIANT)
+    code, out, _ = cli(capsys, str(path), "b")
+    assert code in (0, 1)
+    assert "h2: 1 - t >= 0    [invariant]" in out
+    assert "h3: t^2 - 2*t >= 0    [invariant of a]" in out
+    code, out, _ = cli(capsys, str(path), "b", "--json")
+    (step,) = [j for j in json.loads(out)["judgements"] if j["label"] == "step"]
+    origins = [h["origin"] for h in step["hypotheses"]]
+    assert "invariant" in origins and "invariant of a" in origins
