@@ -180,7 +180,7 @@ def test_numeric_declaration_renames_a_sources_notation_into_the_vocabulary():
     [
         ('[numeric]\nrun = "no kind"', "numeric.run must name a run kind"),
         ('[numeric]\nrun = "online"\nnames = { z = "w" }', "undeclared name 'z'"),
-        ('[numeric]\nrun = "online"\nnames = { th = 3 }', "expressions"),
+        ('[numeric]\nrun = "online"\nnames = { th = 3 }', "must be an expression"),
         ('[numeric]\nrun = "online"\nfoo = 1', "unknown key 'foo'"),
     ],
 )
