@@ -65,11 +65,15 @@ class ProofFileError(ValueError):
                                           "line", "column")}))
 
     def line_text(self) -> str:
-        """`FILE:LINE:COLUMN: step ID: problem; fix`, without the parts that are unknown."""
+        """`FILE:LINE:COLUMN: step ID: problem; fix`, without the parts that are unknown;
+        what a terminal would obey (`CONTROL`) written as its escape: a problem may quote
+        what no field check looks at (a TOML key, `names = { "th\\u001b[31m..." = 3 }`,
+        reached every output with its escape sequence)."""
         place = ":".join(str(p) for p in (self.file, self.line, self.column) if p is not None)
         step = f"step {self.step}" if self.step else None
         fix = f"; {self.fix}" if self.fix else ""
-        return ": ".join(part for part in (place, step, self.problem + fix) if part)
+        return CONTROL.sub(lambda m: repr(m.group())[1:-1], ": ".join(
+            part for part in (place, step, self.problem + fix) if part))
 
     @property
     def errors(self) -> tuple[ProofFileError, ...]:

@@ -264,3 +264,22 @@ def test_tabs_line_breaks_and_crlf_stay_allowed_in_free_text() -> None:
     document = ('title = "t\\tu"\nsource = """one\r\ntwo\nthree"""\nscalars = ["a"]\n'
                 '[[step]]\nid = "s"\nclaim = "a*a >= 0"\nnote = """a\nb\tc"""\n')
     assert parse_proof(document.encode(), "ok.toml").title == "t\tu"
+
+
+@pytest.mark.parametrize("command", ["check", "audit"])
+def test_a_key_a_terminal_would_obey_is_quoted_escaped_in_the_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    """A TOML key is checked by no field check, and an error may quote it: `names = {
+    "th\\u001b[31mRED" = 3 }` printed `numeric.names.th` with the escape sequence itself,
+    which a terminal obeys (found merging red team 32's F4, whose message names the key).
+    Every proof-file error line writes such a character as its escape."""
+    from verify.cli import main
+
+    path = tmp_path / "p.toml"
+    path.write_text('title = "t"\nscalars = ["a"]\n[[step]]\nid = "s"\nclaim = "a >= 1"\n'
+                    '[numeric]\nrun = "online"\n'
+                    'names = { "th\\u001b[31mRED\\u009b2K\\u202e" = 3 }\n')
+    assert main([command, str(path), "--budget", "small"]) == 2
+    captured = capsys.readouterr()
+    assert "numeric.names.th\\x1b[31mRED\\x9b2K\\u202e must be an expression" in captured.err
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", captured.err)
