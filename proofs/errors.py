@@ -188,18 +188,21 @@ class Source:
         """(line, column), both from 1, of `segment` inside the string `text` of entry `key`
         of `step`, as far as they can be found (class docstring)."""
         start, end, at = self._region(step) if step or not key else self._table(key)
-        if text:
-            for quoted in _quoted(text):
-                found = self.text.find(quoted, start, end)
-                if found >= 0:
-                    inner = found + 1 + max(0, text.find(segment) if segment else 0)
-                    return self._position(inner)
+        found_key = None
         if key:
             name = re.escape(key.split("[")[0].rsplit(".", 1)[-1])
             found_key = re.compile(rf"(^|[{{,][ \t]*)[\"']?{name}[\"']?[ \t]*=",
                                    re.MULTILINE).search(self.text, start, end)
-            if found_key:
-                return self._position(found_key.start() + len(found_key.group(1)))
+        if text:  # the string after its key first: the same text may be another entry's
+            # (`title = "t"` before `naturals = ["t"]` took naturals' error, docs32)
+            for begin in ((found_key.end(),) if found_key else ()) + (start,):
+                for quoted in _quoted(text):
+                    found = self.text.find(quoted, begin, end)
+                    if found >= 0:
+                        inner = found + 1 + max(0, text.find(segment) if segment else 0)
+                        return self._position(inner)
+        if found_key:
+            return self._position(found_key.start() + len(found_key.group(1)))
         return self._position(at)
 
     def _region(self, step: str | None) -> tuple[int, int, int]:

@@ -281,7 +281,22 @@ def test_an_entry_of_numeric_is_searched_in_numeric_not_the_whole_file() -> None
     assert source.where(None, "numeric.run", "online", None) == (5, 8)
     assert source.where(None, "numeric.names.nosuch", None, None) == (4, 1)  # the header
     inline = Source("h.toml", 'vectors = ["x"]\nnumeric = { names = { R2 = "x" } }\n')
-    assert inline.where(None, "numeric.names.R2", "x", None) == (1, 13)  # no header: the file
+    # no header: the whole file, where the string after its key comes first (not `vectors`)
+    assert inline.where(None, "numeric.names.R2", "x", None) == (2, 29)
+
+
+def test_a_string_is_found_after_its_key_not_in_an_earlier_entry(tmp_path: Path) -> None:
+    """docs32: with `title = "t"` (or `source = "t"`) above `naturals = ["t"]`, the error
+    about naturals' `t` was placed at the title's string, the first `"t"` of the file."""
+    path = tmp_path / "g.toml"
+    path.write_text('title = "x"\nsource = "t"\nvectors = ["w"]\nscalars = ["y"]\n'
+                    'naturals = ["t"]\n\n[[step]]\nid = "s"\nclaim = "y <= y"\n')
+    with pytest.raises(ProofFileError) as error:
+        load_proof(path)
+    assert str(error.value).startswith(f"{path}:5:14: naturals lists 't'")
+    source = Source("g.toml", 'title = "t"\n[[step]]\nid = "s"\nclaim = "t >= 0"\n'
+                    'given = ["t >= 0"]\n')
+    assert source.where("s", "given[0]", "t >= 0", None) == (5, 11)  # not the claim's
 
 
 @pytest.mark.parametrize(("entry", "found"), [
