@@ -675,11 +675,7 @@ def test_a_lemma_s_inherited_hypothesis_names_the_use_it_came_from(tmp_path: Pat
     assert main(["check", str(path)]) == 0
 
 
-def test_a_step_left_unknown_over_a_refuted_premise_names_it() -> None:
-    """Newcomer 33 F3: a student's step resting on a reversed Cauchy-Schwarz (refuted) was
-    unknown with only "split on n if the step divides by it ...; else it may need a fact",
-    nothing saying that a premise it uses is false. It now leads with the refuted step."""
-    proof = parse_proof(b"""
+PREMISE = b"""
 title = "over a refuted premise"
 scalars = ["s", "d", "a", "t"]
 naturals = ["t"]
@@ -699,9 +695,20 @@ claim = "a >= 1"
 [[step]]
 id = "over"
 uses = ["inv", "bad"]
-claim = "s >= a"
-""", "premise.toml")
+claim = "s*t >= a*t"
+"""  # `over` holds at every start (t = 0), so it is not refuted there (`refute_start`)
+
+
+def test_a_step_left_unknown_over_a_refuted_premise_names_it() -> None:
+    """Newcomer 33 F3: a student's step resting on a reversed Cauchy-Schwarz (refuted) was
+    unknown with only "split on n if the step divides by it ...; else it may need a fact",
+    nothing saying that a premise it uses is false. It now leads with the refuted step."""
+    proof = parse_proof(PREMISE, "premise.toml")
     report = {s.step.id: s for s in check_proof(proof, budget=BUDGETS["small"]).steps}
     assert report["bad"].status == "refuted"
     assert report["over"].status == "unknown"
     assert report["over"].message.startswith("uses refuted step(s) bad: ")
+    # the student's own claim, `s >= a`, is false at the start (s = 0, a = 1): refuted there
+    own = parse_proof(PREMISE.replace(b'claim = "s*t >= a*t"', b'claim = "s >= a"'), "p.toml")
+    assert {s.step.id: s for s in check_proof(own, budget=BUDGETS["small"]).steps}[
+        "over"].status == "refuted"
