@@ -118,6 +118,33 @@ def test_a_start_reached_through_a_used_step_and_a_scalar_base() -> None:
         kernel.refute_start(last, point(s=1))
 
 
+def test_two_inductions_over_one_name_start_together_or_not_at_all() -> None:
+    """Red team adv32b (A2): `progress` (counter t, w_0 = 0) and an induction over the same
+    name w counted by s from w_0 = B*u. A point is the start of the runs a step about both
+    speaks of only where it is the start of each: t = s = 0 and w at both bases, so
+    B*u = 0. `<w,w> == 0` is true there (w = 0), so no such point refutes it, not even one
+    at each counter 0 with w at one base only; `<w,w> >= 1` is false there and refuted."""
+    shifted = Induction("s", {"w": {"u": B}}, {"w": {"w": ONE, "x": y}},
+                        (rel(y * WU, ">=", g),), frozenset({"u", "g", "B"}))
+    other = kernel.statement(sequent((), rel(WU, ">=", B * UU + s * g), shifted,
+                                     naturals=frozenset({"s"}), step="other"))
+    both = (PROGRESS, other)
+    assert other.starts == (("s", (("w", (("u", B),)),), ()),)
+
+    def at(w: int, u: int, bv: int) -> Counterexample:
+        return point(w=(w,), u=(u,), gv=0, s=0, B=bv)
+
+    true = sequent((), rel(WW, "==", 0), naturals=frozenset({"t", "s"}), uses=both, step="u")
+    with pytest.raises(KernelError, match="w is not its base's value"):
+        kernel.refute_start(true, at(1, 1, 1))  # w at other's base (B*u), not progress's
+    with pytest.raises(KernelError, match="w is not its base's value"):
+        kernel.refute_start(true, at(0, 1, 1))  # w at progress's base, not other's
+    with pytest.raises(KernelError, match="holds at the start"):
+        kernel.refute_start(true, at(0, 1, 0))  # the joint start: B*u = 0, w = 0
+    false = sequent((), rel(WW, ">=", 1), naturals=frozenset({"t", "s"}), uses=both, step="f")
+    assert kernel.refute_start(false, at(0, 1, 0)).label == "start"
+
+
 def test_an_induction_is_refuted_at_its_own_start() -> None:
     """An induction's own start: its claim at counter 0 and its base (its base case)."""
     seq = sequent((), rel(WU, ">=", (t + 1) * g), RUNS, naturals=NAT, step="off-by-one")
