@@ -69,6 +69,7 @@ from proofs.imports import (
 )
 from proofs.instances import with_instances
 from proofs.language.expressions import (
+    MAX_CHARS,
     ExpressionError,
     IndexSet,
     Names,
@@ -575,10 +576,12 @@ def _numeric(document: Mapping[str, Any], folder: str, partial: bool = False) ->
             if not isinstance(value, str):
                 raise ProofFileError(f"numeric.names.{name} must be an expression (a string), "
                                      f"not {type(value).__name__}", key="numeric.names")
-            if not value.strip() or len(value) > MAX_TEXT:
+            if not value.strip() or len(value) > MAX_CHARS:  # an expression's limit: a
+                # longer one was refused by the parser, its whole text quoted (docs32)
                 raise ProofFileError(f"numeric.names.{name} is " + (
                     "empty" if not value.strip() else
-                    f"{len(value)} characters long, more than {MAX_TEXT}"), key="numeric.names")
+                    f"{len(value)} characters long, more than an expression's {MAX_CHARS}"),
+                    key="numeric.names")
         return dict(found)
 
     def algorithm() -> str | None:
