@@ -515,7 +515,9 @@ class _Checker:
         T = len(self.iterates) - 1
         eta = self.conv.eta
         zero = tuple(Fraction(0) for _ in range(self.data.d))
-        scaled = [tuple(v / eta for v in w) for w in self.iterates]
+        # in units of eta (a Fraction per coordinate: none at eta = 1, the common case)
+        scaled = (self.iterates if eta == 1
+                  else [tuple(v / eta for v in w) for w in self.iterates])
         updates = tuple(Update(scaled[k - 1], self.data.X[i], self.data.y[i], scaled[k])
                         for k, i in enumerate(self.steps.index, 1))
         run = OnlineUpdates(self.data, self.u or zero, updates, Fraction(1), scaled[0])
@@ -606,8 +608,11 @@ class _Checker:
             return CheckOutcome(name, STATEMENTS[name], "final", NumericVerdict.empty(), None,
                                 skip)
         w = self.given[-1]
-        firing = [i for i in range(self.data.n)
-                  if self.conv.updates(self.data.y[i] * dot(w, self.data.X[i]), self.data.y[i])]
+        # y <w, x_i> times one positive number for every i (`Conventions.updates` reads
+        # only its sign): one integer product per example, not a Fraction dot each
+        margins = margin_numerators(self.data, w)[0]
+        firing = [i for i, (m, y) in enumerate(zip(margins, self.data.y, strict=True))
+                  if self.conv.updates(m, y)]
         first = counterexample = None
         if firing:
             i = firing[0]
