@@ -867,6 +867,11 @@ def _vector(values: object, what: str, seen: _Findings) -> Vector | None:
         seen.defects.append(f"returned {what} of shape {array.shape}: no vector (a vector, "
                             f"one row or one column is expected)")
         return None
+    if (isinstance(values, np.ndarray) and values.dtype == np.float64
+            and bool(np.isfinite(values).all())):
+        # what most fits return: each entry's binary value, as `exact` reads a float64, with
+        # no type dispatch per entry (about a fifth of a shuffled fit's theory-only check)
+        return tuple(map(Fraction, values.ravel().tolist()))
     flat = np.ravel(array)
     out = []
     for j, v in enumerate(flat):
