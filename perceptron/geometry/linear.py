@@ -33,6 +33,7 @@ __all__ = [
     "dot",
     "float_rows",
     "functional_margins",
+    "int_dot",
     "margin2",
     "margin_numerators",
     "norm2",
@@ -66,7 +67,7 @@ def norm2(v: Sequence[Fraction]) -> Fraction:
 def radius2(data: Dataset) -> Fraction:
     """R^2 = max_i ||x_i||^2, exactly (for a bias, pass `data.augmented()`)."""
     s, rows = scaled_rows(data)
-    return Fraction(max(_idot(x, x) for x in rows), s * s)
+    return Fraction(max(int_dot(x, x) for x in rows), s * s)
 
 
 _SCALED: dict[int, tuple[weakref.ref[Dataset], int, list[list[int]]]] = {}
@@ -198,7 +199,7 @@ def scaled_products(data: Dataset, vector: Sequence[int]) -> list[int]:
     l1 = sum(map(abs, vector))
     if matrix.dtype != object and top * l1 < 2**63 and data.d:
         return (matrix @ np.array(vector, dtype=np.int64)).tolist()
-    return [_idot(vector, x) for x in scaled_rows(data)[1]]
+    return [int_dot(vector, x) for x in scaled_rows(data)[1]]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -206,14 +207,16 @@ def scaled_products(data: Dataset, vector: Sequence[int]) -> list[int]:
 # ---------------------------------------------------------------------------------------------
 
 
-def _idot(u: Sequence[int], v: Sequence[int]) -> int:
+def int_dot(u: Sequence[int], v: Sequence[int]) -> int:
+    """The inner product of two integer vectors, as a Python int (a C-level sum of products:
+    the exact core of `dot` once a common denominator is out)."""
     return sum(map(mul, u, v))
 
 
 def _frac_dot(u: Sequence[Fraction], v: Sequence[Fraction]) -> Fraction:
     un, ud = common_denominator(u)
     vn, vd = (un, ud) if v is u else common_denominator(v)
-    return Fraction(_idot(un, vn), ud * vd)
+    return Fraction(int_dot(un, vn), ud * vd)
 
 
 _COMMON: dict[int, tuple[tuple[object, ...], tuple[int, ...], int]] = {}
@@ -280,7 +283,7 @@ def integer_gram(rows: Sequence[Sequence[int]]) -> list[list[int]]:
     if big * big * d < 2**62:
         a = np.array(rows, dtype=np.int64)
         return (a @ a.T).tolist()
-    return [[_idot(rows[i], rows[j]) for j in range(n)] for i in range(n)]
+    return [[int_dot(rows[i], rows[j]) for j in range(n)] for i in range(n)]
 
 
 # ---------------------------------------------------------------------------------------------

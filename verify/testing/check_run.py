@@ -15,6 +15,7 @@ Every report has `ok`, per-check verdicts, the first violation with its iteratio
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,7 +34,16 @@ from perceptron.generators.hypothesis import (
     separable_data,
 )
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
-from perceptron.geometry.linear import dot, norm2, radius2
+from perceptron.geometry.linear import (
+    common_denominator,
+    dot,
+    int_dot,
+    margin_numerators,
+    norm2,
+    radius2,
+    scaled_products,
+    scaled_rows,
+)
 from perceptron.numbers import beside, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
@@ -365,6 +375,14 @@ class _Steps:
     With recorded indices, the recorded example. Otherwise an example whose `eta y x` is the
     step (preferring one the rule fires on), else the firing example whose update is closest
     to the step, so that `update-rule` reports the nearest legal update.
+
+    Computed over the integers, exactly: the examples as `scaled_rows` (`x_i = r_i / s`),
+    each iterate as its numerators over one denominator (`common_denominator`), `eta` as
+    `p / q`; each step and each `eta y x_i` in lowest terms (`_lowest`), so that equal
+    vectors have equal keys. A `Fraction` per coordinate and per operation was most of a
+    buggy fit's check (steps32: `_closest` about half of a mutant's `check_implementation`).
+    Float iterates are matched coordinate by coordinate (`_rounds_to`), as float arithmetic
+    rounds them.
     """
 
     def __init__(self, run_data: Dataset, conv: Conventions, iterates: Sequence[Vector],
@@ -373,32 +391,38 @@ class _Steps:
         self.conv = conv
         self.recorded = given is not None
         self.formats = formats
-        self._norms: list[Fraction] = []  # each example's ||x||^2, made by `_closest`
-        by_step: dict[Vector, list[int]] = {}
-        for i, (x, y) in enumerate(zip(run_data.X, run_data.y, strict=True)):
-            by_step.setdefault(tuple(conv.eta * y * v for v in x), []).append(i)
+        self._scale, self._rows = scaled_rows(run_data)
+        self._norms: list[int] = []  # each example's ||r_i||^2, made by `_closest`
+        p, q = conv.eta.numerator, conv.eta.denominator
+        by_step: dict[_Key, list[int]] = {}
+        for i, (row, y) in enumerate(zip(self._rows, run_data.y, strict=True)):
+            by_step.setdefault(_lowest([p * y * v for v in row], q * self._scale), []
+                               ).append(i)
         self.index: list[int] = []
         self.matched: list[bool] = []
         self.margins: list[Fraction] = []
         for k in range(1, len(iterates)):
             w, w_next = iterates[k - 1], iterates[k]
-            step = tuple(b - a for a, b in zip(w, w_next, strict=True))
+            (wn, wd), (vn, vd) = common_denominator(w), common_denominator(w_next)
+            # w_next - w = (vn wd - wn vd) / (wd vd)
+            step = [b * wd - a * vd for a, b in zip(wn, vn, strict=True)], wd * vd
             fmt = formats[k]
             if given is not None:
                 i = given[k - 1]
                 if not 0 <= i < run_data.n:
                     raise ValueError(f"update {k} names example {i}; there are {run_data.n}")
                 legal = (self._rounds_to(w, w_next, i, fmt) if fmt is not None
-                         else i in by_step.get(step, ()))
+                         else i in by_step.get(_lowest(*step), ()))
                 candidates = [i] if legal else []
             else:
-                candidates = (by_step.get(step, []) if fmt is None else
+                candidates = (by_step.get(_lowest(*step), []) if fmt is None else
                               [i for i in range(run_data.n) if self._rounds_to(w, w_next, i, fmt)])
-                firing = [i for i in candidates if self._fires(w, i)]
-                i = (firing or candidates or [self._closest(w, step)])[0]
+                firing = [i for i in candidates if self._fires(wn, i)]
+                i = (firing or candidates or [self._closest(w, *step)])[0]
             self.index.append(i)
             self.matched.append(bool(candidates))
-            self.margins.append(run_data.y[i] * dot(w, run_data.X[i]))
+            self.margins.append(Fraction(run_data.y[i] * int_dot(wn, self._rows[i]),
+                                         wd * self._scale))
 
     def _rounds_to(self, w: Vector, w_next: Vector, i: int, fmt: type[np.floating]) -> bool:
         """Whether `w_next` (given in `fmt`) is `w + eta y x_i` exactly or rounded once per
@@ -411,24 +435,31 @@ class _Steps:
                 return False
         return True
 
-    def _fires(self, w: Vector, i: int) -> bool:
+    def _fires(self, wn: Sequence[int], i: int) -> bool:
+        """Whether the rule fires on example i at `w = wn / D` (any D > 0): `y <wn, r_i>` is
+        the margin times `D s > 0`, and `Conventions.updates` reads only its sign."""
         y = self.data.y[i]
-        return self.conv.updates(y * dot(w, self.data.X[i]), y)
+        return self.conv.updates(y * int_dot(wn, self._rows[i]), y)
 
-    def _closest(self, w: Vector, step: Vector) -> int:
-        """The example (firing ones first) whose update `eta y x` is nearest to `step`:
-        `||step - eta y x||^2` less `||step||^2` (the same for every example, so the same
-        order and the same first minimum), from each example's `||x||^2` computed once per
-        run: a fit that never makes a legal update asks this at every update, over every
-        example (red team 9's 200-example scenario made it most of a buggy fit's check)."""
-        eta = self.conv.eta
+    def _closest(self, w: Vector, step: Sequence[int], den: int) -> int:
+        """The example (firing ones first) whose update `eta y x` is nearest to the step
+        `step / den`: `||step - eta y x||^2` less `||step||^2` (the same for every example,
+        so the same order and the same first minimum), times `q^2 s^2 den / p > 0`, which
+        keeps the order: `p den y^2 ||r||^2 - 2 q s y <step, r>` (`x = r / s`,
+        `eta = p / q`). A fit that never makes a legal update asks this at every update,
+        over every example: each example's `||r||^2` once per run, the products in int64
+        where a bound allows (`scaled_products`)."""
+        p, q, s = self.conv.eta.numerator, self.conv.eta.denominator, self._scale
         if not self._norms:
-            self._norms = [norm2(x) for x in self.data.X]
+            self._norms = [int_dot(r, r) for r in self._rows]
+        margins = margin_numerators(self.data, w)[0]  # y <w, x_i>, times a positive number
+        products = scaled_products(self.data, step)
+        ys, updates, norms = self.data.y, self.conv.updates, self._norms
 
-        def distance(i: int) -> tuple[bool, Fraction]:
-            y, x = self.data.y[i], self.data.X[i]
-            return (not self._fires(w, i),
-                    eta * eta * y * y * self._norms[i] - 2 * eta * y * dot(step, x))
+        def distance(i: int) -> tuple[bool, int]:
+            y = ys[i]
+            return (not updates(margins[i], y),
+                    p * den * y * y * norms[i] - 2 * q * s * y * products[i])
 
         return min(range(self.data.n), key=distance)
 
@@ -436,6 +467,19 @@ class _Steps:
         """Whether update k (1-based) was triggered under the rule."""
         i = self.index[k - 1]
         return self.conv.updates(self.margins[k - 1], self.data.y[i])
+
+
+#: A rational vector in lowest terms: (numerators, denominator > 0), their gcd 1.
+_Key = tuple[tuple[int, ...], int]
+
+
+def _lowest(numerators: Sequence[int], den: int) -> _Key:
+    """`numerators / den` (den > 0) in lowest terms: two vectors are equal exactly when their
+    keys are (the zero vector is `((0, ..., 0), 1)`)."""
+    g = math.gcd(den, *numerators)
+    if g == 1:
+        return tuple(numerators), den
+    return tuple(v // g for v in numerators), den // g
 
 
 # ---- the checks ----------------------------------------------------------------------------
@@ -484,7 +528,9 @@ class _Checker:
         T = len(self.iterates) - 1
         eta = self.conv.eta
         zero = tuple(Fraction(0) for _ in range(self.data.d))
-        scaled = [tuple(v / eta for v in w) for w in self.iterates]
+        # in units of eta (a Fraction per coordinate: none at eta = 1, the common case)
+        scaled = (self.iterates if eta == 1
+                  else [tuple(v / eta for v in w) for w in self.iterates])
         updates = tuple(Update(scaled[k - 1], self.data.X[i], self.data.y[i], scaled[k])
                         for k, i in enumerate(self.steps.index, 1))
         run = OnlineUpdates(self.data, self.u or zero, updates, Fraction(1), scaled[0])
@@ -575,8 +621,11 @@ class _Checker:
             return CheckOutcome(name, STATEMENTS[name], "final", NumericVerdict.empty(), None,
                                 skip)
         w = self.given[-1]
-        firing = [i for i in range(self.data.n)
-                  if self.conv.updates(self.data.y[i] * dot(w, self.data.X[i]), self.data.y[i])]
+        # y <w, x_i> times one positive number for every i (`Conventions.updates` reads
+        # only its sign): one integer product per example, not a Fraction dot each
+        margins = margin_numerators(self.data, w)[0]
+        firing = [i for i, (m, y) in enumerate(zip(margins, self.data.y, strict=True))
+                  if self.conv.updates(m, y)]
         first = counterexample = None
         if firing:
             i = firing[0]

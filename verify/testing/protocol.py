@@ -252,13 +252,23 @@ def w_hint(w: Vector, full: RunResult) -> str:
     the state after some epoch (a wrong number of epochs) or after some update; '' when
     nowhere (then `rate_hint` may say which learning rate makes it)."""
     trace = _trace(full)
+    epoch_of: dict[int, int] = {}  # the first epoch count k after which the run is at w_t
     for k, t in enumerate(_epoch_ends(full)):
-        if trace.iterate(t) == w:
-            return f"; it is the exact perceptron's w after {k} epoch(s) (w_{t})"
-    for t in range(1, len(trace)):
-        if trace.iterate(t) == w:
-            return (f"; it is the exact perceptron's w_{t}, reached at update {t} in epoch "
-                    f"{int(trace.epochs[t - 1])}")
+        epoch_of.setdefault(t, k)
+    # one replay of the run (each `trace.iterate(t)` is a combination of every example:
+    # asked for every t, most of a buggy fit's comparison); an epoch's end first, whatever
+    # its t, else the first update at w
+    update = None
+    for t, state in enumerate(trace.iterates()):
+        if state != w:
+            continue
+        if t in epoch_of:
+            return f"; it is the exact perceptron's w after {epoch_of[t]} epoch(s) (w_{t})"
+        if update is None and 1 <= t < len(trace):
+            update = t
+    if update is not None:
+        return (f"; it is the exact perceptron's w_{update}, reached at update {update} in "
+                f"epoch {int(trace.epochs[update - 1])}")
     return ""
 
 
@@ -299,7 +309,8 @@ def epochs_hint(iterates: Sequence[Vector], full: RunResult, epochs: int) -> str
     a wrong step), say where that run reaches their end; '' otherwise."""
     trace = _trace(full)
     T = len(iterates) - 1
-    if T > len(trace) or any(trace.iterate(t) != w for t, w in enumerate(iterates)):
+    if T > len(trace) or any(a != b for a, b in zip(trace.iterates(), iterates,
+                                                      strict=False)):
         return ""
     at = "w_0" if T == 0 else f"update {T}, in epoch {int(trace.epochs[T - 1])}"
     return (f"its iterates are the exact perceptron's first {T} update(s), up to {at} of "

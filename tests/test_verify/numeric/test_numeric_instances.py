@@ -50,7 +50,7 @@ def exact_value(expr: sympy.Expr, inst: Instance) -> Fraction:
                                          Fraction(0)))
         else:
             subs[s] = sympy.Rational(inst.scalars[name])
-    value = sympy.Rational(expr.subs(subs))
+    value = sympy.Rational(expr.xreplace(subs))
     return Fraction(int(value.p), int(value.q))
 
 

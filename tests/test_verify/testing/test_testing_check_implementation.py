@@ -6,6 +6,8 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
@@ -664,3 +666,19 @@ def _biased(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, floa
             if label * (w @ x + b) <= 0:
                 w, b = w + label * x, b + label
     return w, b
+
+
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), max_size=6),
+       st.sampled_from([(-1,), (1, -1), (-1, 1)]))
+def test_a_float64_return_is_read_as_each_entry_s_exact_value(values: list[float],
+                                                              shape: tuple[int, ...]) -> None:
+    """The float64 fast path of `_vector` (steps32) reads what `exact` reads entry by entry
+    (subnormals, -0.0, the largest floats), as a row, a column or a flat vector."""
+    from perceptron.numbers import exact
+    from verify.testing.check_implementation import _Findings, _vector
+
+    array = np.array(values, dtype=np.float64).reshape(shape)
+    seen = _Findings()
+    read = _vector(array, "weights", seen)
+    assert read == tuple(exact(v) for v in np.array(array, dtype=object).ravel().tolist())
+    assert all(type(v) is F for v in read) and not seen.defects  # type: ignore[union-attr]

@@ -271,26 +271,115 @@ def test_float_rounding_of_an_implementation_is_not_a_violation() -> None:
     assert any("floats" in note for note in report.notes)
 
 
-@given(st.lists(st.tuples(st.integers(-6, 6), st.integers(-6, 6)), min_size=1, max_size=6),
-       st.tuples(st.integers(-9, 9), st.integers(-9, 9)),
-       st.tuples(st.integers(-9, 9), st.integers(-9, 9)),
-       st.sampled_from([F(1), F(1, 2), F(3)]))
+#: Small exact rationals: integers and fractions with a few denominators, so that the
+#: data's common denominator, each iterate's and eta's differ.
+RATIONALS = st.fractions(min_value=-6, max_value=6, max_denominator=6)
+ETAS = st.sampled_from([F(1), F(1, 2), F(3), F(2, 3)])
+
+
+def _rational_rows(d: int) -> st.SearchStrategy[list[tuple[F, ...]]]:
+    return st.lists(st.tuples(*[RATIONALS] * d), min_size=1, max_size=6)
+
+
+@given(st.integers(0, 3).flatmap(lambda d: st.tuples(
+    _rational_rows(d), st.tuples(*[RATIONALS] * d), st.tuples(*[RATIONALS] * d))), ETAS)
 def test_the_nearest_legal_update_is_the_one_its_full_distance_picks(
-        rows: list[tuple[int, int]], w: tuple[int, int], step: tuple[int, int], eta: F) -> None:
-    """`_Steps._closest` orders the examples by `||step - eta y x||^2` less `||step||^2`
-    (each `||x||^2` once per run): the same order and the same first minimum as the full
-    distance it replaced (which a buggy fit paid at every update, over every example)."""
-    from perceptron.geometry.linear import dot, norm2
+        case: tuple[list[tuple[F, ...]], tuple[F, ...], tuple[F, ...]], eta: F) -> None:
+    """`_Steps._closest` orders the examples by `||step - eta y x||^2` less `||step||^2`,
+    over the integers (each `||x||^2` once per run): the same order and the same first
+    minimum as the full distance in Fractions it replaced (which a buggy fit paid at every
+    update, over every example), on rational data, iterates, steps and rates."""
+    from perceptron.geometry.linear import common_denominator, dot, norm2
     from verify.testing.check_run import _Steps
 
+    rows, wv, sv = case
     data = Dataset.of([list(r) for r in rows], [(-1) ** k for k in range(len(rows))], "d")
     conv = Conventions(eta=eta)
     steps = _Steps(data, conv, [], None, [])
-    wv, sv = tuple(map(F, w)), tuple(map(F, step))
 
     def full(i: int) -> tuple[bool, F]:
         y, x = data.y[i], data.X[i]
         fires = conv.updates(y * dot(wv, x), y)
         return (not fires, norm2([s - eta * y * v for s, v in zip(sv, x, strict=True)]))
 
-    assert steps._closest(wv, sv) == min(range(data.n), key=full)
+    numerators, den = common_denominator(sv)
+    assert steps._closest(wv, numerators, den) == min(range(data.n), key=full)
+
+
+def _fraction_steps(data: Dataset, conv: Conventions, iterates: list[tuple[F, ...]],
+                    given: list[int] | None) -> tuple[list[int], list[bool], list[F]]:
+    """`_Steps`'s (index, matched, margins) as computed in Fractions before steps32 moved it
+    to integers: the reference its integer computation must equal."""
+    from perceptron.geometry.linear import dot
+
+    eta = conv.eta
+    by_step: dict[tuple[F, ...], list[int]] = {}
+    for i, (x, y) in enumerate(zip(data.X, data.y, strict=True)):
+        by_step.setdefault(tuple(eta * y * v for v in x), []).append(i)
+
+    def fires(w: tuple[F, ...], i: int) -> bool:
+        return conv.updates(data.y[i] * dot(w, data.X[i]), data.y[i])
+
+    index, matched, margins = [], [], []
+    for k in range(1, len(iterates)):
+        w, step = iterates[k - 1], tuple(b - a for a, b in zip(iterates[k - 1], iterates[k],
+                                                                strict=True))
+        if given is not None:
+            i = given[k - 1]
+            candidates = [i] if i in by_step.get(step, ()) else []
+        else:
+            candidates = by_step.get(step, [])
+            firing = [i for i in candidates if fires(w, i)]
+            closest = min(range(data.n), key=lambda i: (not fires(w, i), sum(
+                (s - eta * data.y[i] * v) ** 2 for s, v in zip(step, data.X[i], strict=True))))
+            i = (firing or candidates or [closest])[0]
+        index.append(i)
+        matched.append(bool(candidates))
+        margins.append(data.y[i] * dot(w, data.X[i]))
+    return index, matched, margins
+
+
+@st.composite
+def _runs(draw: st.DrawFn
+          ) -> tuple[Dataset, Conventions, list[tuple[F, ...]], list[int] | None]:
+    """Rational data (repeated and zero rows among them), a rule and a rate, iterates whose
+    steps are each a legal update, the negated one, a multiple of one, or anything, and
+    maybe recorded example indices (the one updated on, or another)."""
+    d = draw(st.integers(0, 3))
+    rows = draw(st.lists(st.tuples(*[RATIONALS] * d), min_size=1, max_size=5))
+    rows += draw(st.sampled_from([[], [rows[0]], [tuple(F(0) for _ in range(d))]]))
+    ys = draw(st.lists(st.sampled_from([-1, 1]), min_size=len(rows), max_size=len(rows)))
+    data = Dataset.of([list(r) for r in rows], ys, "d")
+    conv = Conventions(eta=draw(ETAS), **draw(st.sampled_from(
+        [{}, {"rule": "lt"}, {"rule": "mistake", "sign_zero": -1},
+         {"rule": "mistake", "sign_zero": 1}])))
+    w = tuple(draw(st.tuples(*[RATIONALS] * d)))
+    iterates = [w]
+    for _ in range(draw(st.integers(0, 5))):
+        i = draw(st.integers(0, data.n - 1))
+        factor = draw(st.sampled_from([1, 1, -1, 2, F(1, 2)]))
+        step = (tuple(factor * conv.eta * data.y[i] * v for v in data.X[i])
+                if draw(st.booleans()) else draw(st.tuples(*[RATIONALS] * d)))
+        iterates.append(tuple(a + b for a, b in zip(iterates[-1], step, strict=True)))
+    given = None
+    if draw(st.booleans()):
+        given = draw(st.lists(st.integers(0, data.n - 1), min_size=len(iterates) - 1,
+                              max_size=len(iterates) - 1))
+    return data, conv, iterates, given
+
+
+@given(_runs())
+def test_the_steps_over_the_integers_are_those_computed_in_fractions(
+        run: tuple[Dataset, Conventions, list[tuple[F, ...]], list[int] | None]) -> None:
+    """The example bound to each update, whether its step is a legal update, and its margin
+    `y <w, x>`, computed over the integers (`_Steps`, steps32), are the Fraction
+    computation's, recorded indices or not, on random rational runs: a legal step, a wrong
+    multiple of one (found by the nearest update), repeated examples (the first firing
+    one), under every rule and rate."""
+    from verify.testing.check_run import _Steps
+
+    data, conv, iterates, given = run
+    steps = _Steps(data, conv, iterates, given, [None] * len(iterates))
+    assert (steps.index, steps.matched, steps.margins) == _fraction_steps(
+        data, conv, iterates, given)
+    assert all(type(m) is F for m in steps.margins)

@@ -349,3 +349,37 @@ def test_a_fits_exception_message_is_said_on_one_printable_line() -> None:
         assert "\x1b" not in said and "\r" not in said, said
     assert ("fit raised ValueError: \\x1b[2K \\x1b[32mall verified\\x1b[0m second line"
             in str(raised.value))
+
+
+def test_where_a_w_sits_on_the_exact_run_is_read_off_one_replay() -> None:
+    """`w_hint` and `epochs_hint` compare with one replay of the exact run (steps32), not
+    the dual form `trace.iterate(t)` for every t: the same answers as that loop gave, for
+    every state of converging and cycling runs, a state reached mid-epoch and again at an
+    epoch's end (the epoch is said), every prefix, and iterates that leave the run."""
+    from verify.testing.protocol import _epoch_ends, epochs_hint, w_hint
+
+    def by_iterate(w: tuple[Fraction, ...], full: object) -> str:  # the loop it replaced
+        trace = full.trace  # type: ignore[attr-defined]
+        for k, t in enumerate(_epoch_ends(full)):  # type: ignore[arg-type]
+            if trace.iterate(t) == w:
+                return f"; it is the exact perceptron's w after {k} epoch(s) (w_{t})"
+        for t in range(1, len(trace)):
+            if trace.iterate(t) == w:
+                return (f"; it is the exact perceptron's w_{t}, reached at update {t} in "
+                        f"epoch {int(trace.epochs[t - 1])}")
+        return ""
+
+    runs = [run_online(data, max_epochs=epochs) for data, epochs in (
+        (_scenario("late updates (n=9)"), 50), (_scenario("a half"), 50),
+        (Dataset.of([[1, 0], [-1, 0], [0, 1]], [1, 1, 1]), 4),  # never separable: cycles
+        (Dataset.of([[1, 1], [2, 2]], [1, 1]), 3),
+        (Dataset.of([[-1], [0]], [1, 1]), 3))]  # w_1 = w_2, the end of epoch 1
+    for full in runs:
+        states = list(full.trace.iterates())
+        off = tuple(v + Fraction(1, 7) for v in states[-1])  # on no run here: dyadic states
+        for w in [*states, off]:
+            assert w_hint(w, full) == by_iterate(w, full)
+        for T in range(len(states)):  # every prefix of the run is its start
+            assert f"first {T} update(s)" in epochs_hint(states[:T + 1], full, 1)
+        for iterates in ([*states[:-1], off], [*states, off], [off]):  # a step off, past it
+            assert epochs_hint(iterates, full, 1) == ""
