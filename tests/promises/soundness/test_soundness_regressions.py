@@ -441,6 +441,7 @@ def test_an_induction_is_not_refuted_at_a_start_its_carried_invariant_excludes()
     report = check(CARRIED_FALSE_AT_START)
     assert statuses(report) == {"a": "refuted", "b": "unknown"}
     assert report.steps[1].message.startswith(  # not "a hint or a case split may find one"
+        "uses refuted step(s) a: "  # newcomer 33 F3: the refuted premise named first
         "the point found breaks, at the start, an invariant this induction carries")
     holds = check(CARRIED_FALSE_AT_START.replace('claim = "s >= 1"\n', 'claim = "s >= 0"\n')
                   .replace('"s >= 1/2"', '"s >= 1/2 + t"'))
