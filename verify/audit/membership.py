@@ -504,6 +504,10 @@ def updates_check(step: Step, stated: kernel.Statement | None, proof: Proof, nam
 UPDATE_MAP = " update map"
 #: The name of an induction's counter check is its step's name and this (`counter_check`).
 COUNTER = " counter"
+#: The suffixes of the checks this module adds beside a step's own (an induction's base,
+#: update facts, update map and counter): what counts a step's own instances leaves them out
+#: (`benchmarks/audit.py`: its "same instance count serially and with 2 jobs" compares steps').
+MEMBERSHIP = (BASE, UPDATES, UPDATE_MAP, COUNTER)
 
 
 def _one_fact(step: Step, stated: kernel.Statement, proof: Proof, names: Naming,
