@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 
 import sympy
 
-from proofs.errors import ProofFileError
+from proofs.errors import ProofFileError, quoted
 from proofs.language.expressions import (
     MAX_CHARS,
     ExpressionError,
@@ -115,11 +115,11 @@ def _facts(name: str, text: str, names: Names, later: set[str]) -> tuple[Relatio
     try:
         tree = ast.parse(text.strip(), mode="eval").body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        raise ProofFileError(f"define: {name} = {text!r} is not an expression") from None
+        raise ProofFileError(f"define: {name} = {quoted(text)} is not an expression") from None
     function = tree.func.id if isinstance(tree, ast.Call) and isinstance(
         tree.func, ast.Name) else None
     if function not in FUNCTIONS or tree.keywords:  # type: ignore[union-attr]
-        raise ProofFileError(f"define: {name} = {text!r} must be one of "
+        raise ProofFileError(f"define: {name} = {quoted(text)} must be one of "
                              "max(a, b), min(a, b), sqrt(e), norm(v)")
     arity, templates = FUNCTIONS[function]
     if len(tree.args) != arity:  # type: ignore[union-attr]

@@ -35,6 +35,16 @@ CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u
                      "|\r(?!\n)")
 
 
+def quoted(text: str, limit: int = 80) -> str:
+    """`text` quoted for an error line that names it (`names.k = '...'`): whole up to `limit`
+    characters, else its start and its length. The error is placed at the text in the file
+    (`Source.where`), so its start is enough to know it; a binding of 2 000 characters made
+    its error a line of over 2 000 (docs32)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit - 20]!r}... ({len(text)} characters)"
+
+
 class ProofFileError(ValueError):
     """A proof (file) that cannot be checked; the CLI prints it as one line, exit code 2.
 

@@ -55,7 +55,7 @@ from proofs.definitions import (
     with_definitions,
 )
 from proofs.earlier import Note, earlier_language
-from proofs.errors import CONTROL, ProofFileError, Source, raise_all
+from proofs.errors import CONTROL, ProofFileError, Source, quoted, raise_all
 from proofs.imports import (
     MAX_DEPTH,
     Declared,
@@ -481,10 +481,10 @@ def _bound_sums(numeric: RunBinding | None) -> list[ProofFileError]:
     if numeric is None:
         return []
     return [ProofFileError(
-        f"numeric.names.{name} = {text!r}: a name cannot be bound to a sum (a binding is a run "
-        "expression, which has none; the audit evaluates the sums a step writes, over the "
-        "run's families); write the sum in the steps, or bind the name to a run expression "
-        "without sum(...)",
+        f"numeric.names.{name} = {quoted(text)}: a name cannot be bound to a sum (a binding "
+        "is a run expression, which has none; the audit evaluates the sums a step writes, over "
+        "the run's families); write the sum in the steps, or bind the name to a run "
+        "expression without sum(...)",
         key=f"numeric.names.{name}", text=text)
         for name, text in numeric.names.items() if SUM_CALL.search(text)]
 
@@ -500,9 +500,10 @@ def _bound_definitions(numeric: RunBinding | None, defined: Mapping[str, str]
     if numeric is None:
         return []
     return [ProofFileError(
-        f"numeric.names.{name} = {text!r}: {name} is defined as {defined[name]} ([define]) "
-        "and keeps that meaning: bound to another quantity, the runs would check its steps "
-        "only where that quantity meets the defining facts; remove it from [numeric] names",
+        f"numeric.names.{name} = {quoted(text)}: {name} is defined as {defined[name]} "
+        "([define]) and keeps that meaning: bound to another quantity, the runs would check "
+        "its steps only where that quantity meets the defining facts; remove it from "
+        "[numeric] names",
         key=f"numeric.names.{name}", text=text)
         for name, text in numeric.names.items() if name in defined]
 
@@ -726,8 +727,9 @@ def _uses(table: dict[str, Any], names: Names) -> tuple[Use, ...]:
             read = OVER.fullmatch(text)
             if terms or read is None or read[1] not in names.scalars or not (
                     read[2] in names.sets or ".." in read[2]) or ";" in text:
-                raise ProofFileError(f"uses {used}: sum = {text!r} must be `j in M` (a declared "
-                                     "set) or `j in lo..hi`, j a declared scalar, and no `with`",
+                raise ProofFileError(f"uses {used}: sum = {quoted(text)} must be `j in M` (a "
+                                     "declared set) or `j in lo..hi`, j a declared scalar, and "
+                                     "no `with`",
                                      key="sum", text=text)
             if read[2] not in names.sets:
                 for bound in read[2].split("..", 1):

@@ -28,7 +28,7 @@ from typing import TypeVar
 import sympy
 
 from proofs.definitions import Definition
-from proofs.errors import ProofFileError, raise_all
+from proofs.errors import ProofFileError, quoted, raise_all
 from proofs.language.division import denominators
 from proofs.language.expressions import (
     MAX_TERMS,
@@ -138,7 +138,7 @@ class Naming:
             if (problem := _family_binding(name, text.strip(), run, offered, proof_vectors,
                                            indexed)) is not None:
                 if problem:
-                    errors.append(ProofFileError(f"{where} = {text!r}: {problem}", key=where,
+                    errors.append(ProofFileError(f"{where} = {quoted(text)}: {problem}", key=where,
                                                  text=text))
                 else:
                     families[name] = text.strip()
@@ -153,12 +153,12 @@ class Naming:
             except ExpressionError as error:
                 unknown = _unknown(text, run)
                 problem = unknown[0] if unknown else str(error)
-                errors.append(ProofFileError(f"{where} = {text!r}: {problem}", key=where,
+                errors.append(ProofFileError(f"{where} = {quoted(text)}: {problem}", key=where,
                                              text=text, segment=unknown and unknown[1]))
                 continue
             if any(denominators(part) for part in parts):
                 errors.append(ProofFileError(
-                    f"{where} = {text!r}: divides by a run quantity (a statement on runs "
+                    f"{where} = {quoted(text)}: divides by a run quantity (a statement on runs "
                     "must stay a polynomial)", key=where, text=text))
         raise_all(errors)
         return cls(run, scalars, vector_terms, families=families)

@@ -100,8 +100,15 @@ def test_an_expression_of_an_unknown_quantity_is_refused_naming_the_closest(tmp_
     ('{ margin = "w" }', "a vector is used outside dot()/norm2()"),
     ('{ margin = "1/t" }', "divides by a run quantity"),
     # red team 32: refused by the parser for its length, then read by Python's to name an
-    # unknown quantity, which raised RecursionError (a traceback, exit 1)
-    ('{ margin = "' + "*".join(["t"] * 3000) + '" }', "expression of 5999 characters exceeds"),
+    # unknown quantity, which raised RecursionError (a traceback, exit 1); now refused at the
+    # expression's length before the parser (docs32)
+    ('{ margin = "' + "*".join(["t"] * 3000) + '" }',
+     "numeric.names.margin is 5999 characters long, more than an expression's 2000"),
+    # one the parser refuses for its size is quoted by its start and length, not whole in a
+    # line of 2 000 characters (docs32)
+    ('{ margin = "' + "**".join(["t"] * 600) + '" }',
+     "numeric.names.margin = 't**t**t**t**t**t**t**t**t**t**t**t**t**t**t**t**t**t**t**t**'"
+     "... (1798 characters): expression has"),
 ])
 def test_a_term_of_the_wrong_sort_or_a_division_is_refused(tmp_path: Path, names: str,
                                                            problem: str):
