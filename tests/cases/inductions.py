@@ -33,3 +33,26 @@ base = { w = "0*w" }
 step = { w = "w + y*x" }
 given = ["y**2 == 1", "y*dot(w, x) < 0", "norm2(x) <= R2"]
 """
+
+
+#: Newcomer 31's alignment induction with a learning rate (`<w, u> >= t*eta*g` from w = 0,
+#: updates `w + eta*y*x`), its title `title`: the proof-file text the start-refutation and
+#: split-advice tests add their steps to.
+def progress_induction(title: str) -> bytes:
+    """The header and the `progress` induction of a proof titled `title`."""
+    return f"""
+title = "{title}"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*eta*g"
+[step.induction]
+variable = "t"
+base = {{ w = "0*w" }}
+step = {{ w = "w + eta*y*x" }}
+given = ["eta > 0", "y*dot(u, x) >= g"]
+constants = ["u", "g", "eta"]
+""".encode()

@@ -10,7 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import sympy
-from cases.inductions import HEADER, norm_induction
+from cases.inductions import HEADER, norm_induction, progress_induction
 
 from proofs.proof_file import parse_proof
 from verify import kernel
@@ -579,22 +579,8 @@ def test_an_induction_s_denominator_side_condition_is_no_invariant_and_no_given(
         "this one uses (a `given` may not mention s, which the updates change)"), report.message
 
 
-COUNTER_NOT_CLAIMED = b"""
-title = "newcomer 31: a claim that does not read the counter"
-vectors = ["w", "x", "u"]
-scalars = ["t", "y", "g", "eta"]
-naturals = ["t"]
-
-[[step]]
-id = "progress"
-claim = "dot(w, u) >= t*eta*g"
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + eta*y*x" }
-given = ["eta > 0", "y*dot(u, x) >= g"]
-constants = ["u", "g", "eta"]
-
+COUNTER_NOT_CLAIMED = progress_induction(
+    "newcomer 31: a claim that does not read the counter") + b"""
 [[step]]
 id = "nonzero"
 uses = ["progress"]

@@ -6,6 +6,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
+from cases.inductions import progress_induction
 
 from proofs.language.expressions import Names, Relation, parse_relation
 from proofs.language.terms import Vec, scalar
@@ -362,22 +363,7 @@ def test_a_run_on_a_natural_example_refutes_the_induction() -> None:
 
 #: Newcomer 31 F4 (eta-mistakes.toml, cut down): `nonzero-t0` is false at w_0 = 0, t = 0,
 #: the start of every run of `progress`; `nonzero` excludes it (t >= 1) and is true.
-AT_THE_START = b"""
-title = "false at the start of the runs it uses"
-vectors = ["w", "x", "u"]
-scalars = ["t", "y", "g", "eta"]
-naturals = ["t"]
-
-[[step]]
-id = "progress"
-claim = "dot(w, u) >= t*eta*g"
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + eta*y*x" }
-given = ["eta > 0", "y*dot(u, x) >= g"]
-constants = ["u", "g", "eta"]
-
+AT_THE_START = progress_induction("false at the start of the runs it uses") + b"""
 [[step]]
 id = "nonzero-t0"
 uses = ["progress"]
