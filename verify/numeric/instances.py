@@ -352,6 +352,16 @@ def _lcm_rows(a: Den | None, b: Den | None) -> Den | None:
     return lcm(a, b)
 
 
+def _bound_names(symbols: Iterable[sympy.Symbol]) -> frozenset[str]:
+    """The scalar and vector names a row binds to give `symbols` values: a Gram symbol
+    `<a, b>` reads the vectors a and b, any other symbol its own name."""
+    out: set[str] = set()
+    for symbol in symbols:
+        pair = gram_pair(symbol)
+        out |= set(pair) if pair else {symbol.name}
+    return frozenset(out)
+
+
 @lru_cache(maxsize=4096)
 def _compiled_polynomial(cls: type[CompiledPolynomial], expr: sympy.Expr) -> CompiledPolynomial:
     """`CompiledPolynomial._compile`, memoised: compiled polynomials are immutable, and many
@@ -481,11 +491,7 @@ class CompiledJudgement:
         symbols = {s for s in self.judgement.symbols() if s.name not in made} | {
             s for d, _ in self.defined for a in d.args for s in a.free_symbols
             if s.name not in made}
-        out: set[str] = set()
-        for symbol in symbols:
-            pair = gram_pair(symbol)
-            out |= set(pair) if pair else {symbol.name}
-        return frozenset(out)
+        return _bound_names(symbols)
 
     @cached_property
     def read(self) -> frozenset[str]:
@@ -493,11 +499,7 @@ class CompiledJudgement:
         (each induction's counter, its iterated names and what its base reads): its rows
         are made with these (`verify.numeric.campaign`). Red team 32: a step resting on an
         induction, read on rows no other check asked for the counter, was a KeyError."""
-        out = set(self.names)
-        for symbol in self._start_symbols:
-            pair = gram_pair(symbol)
-            out |= set(pair) if pair else {symbol.name}
-        return frozenset(out)
+        return self.names | _bound_names(self._start_symbols)
 
     @cached_property
     def _start_symbols(self) -> frozenset[sympy.Symbol]:
