@@ -410,27 +410,47 @@ def _start(step: Step, stated: kernel.Statement | None, proof: Proof, names: Nam
     that divides, a statement the kernel does not read); None for any other step."""
     if not isinstance(step.rule, Induction) or stated is None:
         return None
-    from proofs.language.terms import Vec, norm2
-
     rule = step.rule
-    gap: sympy.Expr = sympy.Integer(0)
-    for name, term in terms(dict(rule.base)).items():
-        if isinstance(term, dict):
-            gap += norm2(Vec.named(name) - Vec(term))
-        else:
-            if sympy.fraction(sympy.together(term))[1].free_symbols:
-                return "it divides, which the audit does not evaluate at the start"
-            gap += (sympy.Symbol(name) - term) ** 2  # type: ignore[operator]
+    gap = _gap(terms(dict(rule.base)), {n: n for n in rule.base})
+    if gap is None:
+        return "it divides, which the audit does not evaluate at the start"
     written = rule.written.get("base", {})
     text = ", ".join(f"{n} = {written.get(n, rule.base[n])}" for n in rule.base)
-    counter = sympy.Symbol(rule.variable)
+    counter = kernel.Rel(sympy.Symbol(rule.variable), "==", sympy.Integer(0),
+                         f"{rule.variable} == 0")
+    return _judged(step, stated, proof, names, (counter,),
+                   kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text))
+
+
+def _gap(assigned: Mapping[str, object], target: Mapping[str, str]) -> sympy.Expr | None:
+    """The sum of the squared norms of `target[name] - term` over the vectors `assigned`
+    gives a term (a dict of vector coefficients), and of the squares of the scalars':
+    0 exactly where every name `target` names has its term's value (an induction's base at
+    its start, `_start`; its step's next value after an update, `map_check`). None when a
+    scalar's term divides by a name, which the rows do not evaluate."""
+    from proofs.language.terms import Vec, norm2
+
+    gap: sympy.Expr = sympy.Integer(0)
+    for name, term in assigned.items():
+        if isinstance(term, dict):
+            gap += norm2(Vec.named(target[name]) - Vec(term))
+        else:
+            if sympy.fraction(sympy.together(term))[1].free_symbols:
+                return None
+            gap += (sympy.Symbol(target[name]) - term) ** 2  # type: ignore[operator]
+    return gap
+
+
+def _judged(step: Step, stated: kernel.Statement, proof: Proof, names: Naming,
+            hypotheses: tuple[kernel.Rel, ...], claim: kernel.Rel, subject: str = "it is"
+            ) -> Judgement | str:
+    """The judgement `hypotheses |- claim` of `step`'s runs under the [numeric] names (with
+    the step's naturals), or why it is none (`subject`: what the reason speaks of)."""
     try:
-        return statement(proof, kernel.Statement(
-            step.id, (kernel.Rel(counter, "==", sympy.Integer(0), f"{rule.variable} == 0"),),
-            ("",), kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),
-            stated.naturals), names)
+        return statement(proof, kernel.Statement(step.id, hypotheses, ("",) * len(hypotheses),
+                                                 claim, stated.naturals), names)
     except kernel.KernelError as error:
-        return (f"with the [numeric] names replaced it is no statement the kernel reads "
+        return (f"with the [numeric] names replaced {subject} no statement the kernel reads "
                 f"({error})")
 
 
@@ -479,16 +499,13 @@ def updates_check(step: Step, stated: kernel.Statement | None, proof: Proof, nam
         return None
     from verify.proof_checker import relation
 
-    facts = tuple(relation(r) for r in step.rule.hypotheses)
-    try:
-        judgement = statement(proof, kernel.Statement(step.id, facts, ("",) * len(facts), TRUE,
-                                                      stated.naturals), names)
-    except kernel.KernelError as error:
-        return (f"with the [numeric] names replaced they are no statement the kernel reads "
-                f"({error})")
+    judgement = _judged(step, stated, proof, names,
+                        tuple(relation(r) for r in step.rule.hypotheses), TRUE, "they are")
+    if isinstance(judgement, str):
+        return judgement
     defined = names.evaluated(judgement)
     scalars, vectors = sorts(judgement, defined)
-    rows = next((r.name for r in check.kind.row_sets if r.updates), None)
+    rows = _update_rows(check)
     if rows is None:
         return f"its runs ({check.kind.name}) have no row per update"
     missing = sorted((scalars | vectors) - check.kind.names(rows))
@@ -515,13 +532,14 @@ def _one_fact(step: Step, stated: kernel.Statement, proof: Proof, names: Naming,
     """The judgement `gap == 0 |- 0 >= 0` under the [numeric] names (its hypothesis fails
     exactly where `gap` is not 0: a check of it counts those rows as `vacuous`, and a
     violation, which the kernel would have to confirm, is impossible), or why it is none."""
-    try:
-        return statement(proof, kernel.Statement(
-            step.id, (kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),), ("",),
-            TRUE, stated.naturals), names)
-    except kernel.KernelError as error:
-        return (f"with the [numeric] names replaced it is no statement the kernel reads "
-                f"({error})")
+    return _judged(step, stated, proof, names,
+                   (kernel.Rel(sympy.expand(gap), "==", sympy.Integer(0), text),), TRUE)
+
+
+def _update_rows(check: Check) -> str | None:
+    """The name of the row set of `check`'s runs with a row per update, None if they have
+    none (cyclic runs, a run kind of the user's without one)."""
+    return next((r.name for r in check.kind.row_sets if r.updates), None)
 
 
 def _quantity(name: str, names: Naming) -> str | None:
@@ -550,26 +568,21 @@ def map_check(step: Step, stated: kernel.Statement | None, proof: Proof, names: 
     names what the audit checks leaves it out then); None for any other step."""
     if not isinstance(step.rule, Induction) or stated is None:
         return None
-    from proofs.language.terms import Vec, norm2
-
-    rows = next((r.name for r in check.kind.row_sets if r.updates), None)
+    rows = _update_rows(check)
     if rows is None:
         return f"its runs ({check.kind.name}) have no row per update"
     made = check.kind.names(rows)
-    gap: sympy.Expr = sympy.Integer(0)
     declared = {*proof.scalars, *proof.vectors}
+    gap: sympy.Expr = sympy.Integer(0)
     for name, term in terms(dict(step.rule.step)).items():
         quantity = _quantity(name, names)
         after = f"{quantity}_next" if quantity is not None else None
         if after is None or after not in made or after in declared:
             return (f"{name} denotes no run quantity whose next value the rows per update of "
                     f"its runs ({check.kind.name}: {rows}) make, under the [numeric] names")
-        if isinstance(term, dict):
-            gap += norm2(Vec.named(after) - Vec(term))
-        else:
-            if sympy.fraction(sympy.together(term))[1].free_symbols:
-                return "its step divides, which the audit does not evaluate on runs"
-            gap += (sympy.Symbol(after) - term) ** 2  # type: ignore[operator]
+        if (part := _gap({name: term}, {name: after})) is None:
+            return "its step divides, which the audit does not evaluate on runs"
+        gap += part
     written = step.rule.written.get("step", {})
     text = ", ".join(f"{n}' = {written.get(n, step.rule.step[n])}" for n in step.rule.step)
     judgement = _one_fact(step, stated, proof, names, gap, text)
