@@ -56,3 +56,59 @@ step = {{ w = "w + eta*y*x" }}
 given = ["eta > 0", "y*dot(u, x) >= g"]
 constants = ["u", "g", "eta"]
 """.encode()
+
+
+def from_zero_on_batch_runs(title: str, rests: str) -> str:
+    """An induction `ahead` from theta = 0 over batch runs (which start from 0, from -u and
+    from a seeded start: runs off its base are left out), and a step `rests` using its
+    claim, whose claim is `rests`: the proof file the audit's base and counterexample tests
+    read (newcomer 31 F7, red team 32 F5)."""
+    return f"""title = "{title}"
+vectors = ["th", "ts", "xb"]
+scalars = ["a", "k"]
+naturals = ["k"]
+[numeric]
+run = "batch"
+names = {{ th = "theta", ts = "theta_star", xb = "xbar", a = "alpha" }}
+[[step]]
+id = "ahead"
+claim = "dot(th, ts) >= 0"
+[step.induction]
+variable = "k"
+base = {{ th = "0*th" }}
+step = {{ th = "th + a*xb" }}
+given = ["a >= 0", "dot(ts, xb) >= 0"]
+constants = ["ts"]
+[[step]]
+id = "rests"
+uses = ["ahead"]
+claim = "{rests}"
+"""
+
+
+def carried_broken_once(title: str, numeric: str) -> str:
+    """Two inductions over the same online runs, `b` carrying `a`'s invariant
+    `(t - 1)**2 >= 1`, which fails at t = 1 only (red team 30, red team 31's `explain`
+    label), titled `title`; `numeric` is its `[numeric]` table ('' for none)."""
+    return f"""title = "{title}"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+{numeric}[[step]]
+id = "a"
+claim = "(t - 1)**2 >= 1"
+[step.induction]
+variable = "t"
+base = {{ w = "0*w" }}
+step = {{ w = "w + y*x" }}
+given = ["y*dot(w, x) <= 0"]
+[[step]]
+id = "b"
+claim = "t <= 1"
+uses = ["a"]
+[step.induction]
+variable = "t"
+base = {{ w = "0*w" }}
+step = {{ w = "w + y*x" }}
+given = ["y*dot(w, x) <= 0"]
+"""

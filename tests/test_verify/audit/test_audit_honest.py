@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cases.inductions import HEADER, norm_induction
+from cases.inductions import HEADER, carried_broken_once, from_zero_on_batch_runs, norm_induction
 
 from proofs.library import CANONICAL, PROOFS
 from verify.audit import job
@@ -561,30 +561,7 @@ def test_a_row_where_a_carried_invariant_fails_is_no_instance_of_the_carrier(
     assert b.numeric.vacuous == a.numeric.violations > 0
 
 
-CARRIES_ONE_BROKEN_ONCE = """title = "carried, broken once"
-vectors = ["w", "x"]
-scalars = ["y", "t"]
-naturals = ["t"]
-[numeric]
-run = "online"
-[[step]]
-id = "a"
-claim = "(t - 1)**2 >= 1"
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y*dot(w, x) <= 0"]
-[[step]]
-id = "b"
-claim = "t <= 1"
-uses = ["a"]
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y*dot(w, x) <= 0"]
-"""
+CARRIES_ONE_BROKEN_ONCE = carried_broken_once("carried, broken once", '[numeric]\nrun = "online"\n')
 
 
 def test_a_row_after_a_state_that_broke_a_carried_invariant_is_no_instance_of_the_carrier(
@@ -877,27 +854,9 @@ def test_a_step_resting_on_a_carrier_says_the_carried_invariant_bounds_its_runs(
 
 
 
-FROM_ZERO_ON_BATCH_RUNS = """title = "an induction from 0 over batch runs from three starts"
-vectors = ["th", "ts", "xb"]
-scalars = ["a", "k"]
-naturals = ["k"]
-[numeric]
-run = "batch"
-names = { th = "theta", ts = "theta_star", xb = "xbar", a = "alpha" }
-[[step]]
-id = "ahead"
-claim = "dot(th, ts) >= 0"
-[step.induction]
-variable = "k"
-base = { th = "0*th" }
-step = { th = "th + a*xb" }
-given = ["a >= 0", "dot(ts, xb) >= 0"]
-constants = ["ts"]
-[[step]]
-id = "rests"
-uses = ["ahead"]
-claim = "norm2(th - ts) <= norm2(ts)"
-"""
+FROM_ZERO_ON_BATCH_RUNS = from_zero_on_batch_runs(
+    "an induction from 0 over batch runs from three starts",
+    "norm2(th - ts) <= norm2(ts)")
 
 
 def test_an_induction_is_not_violated_on_runs_that_start_elsewhere_than_its_base(

@@ -7,6 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from cases.inductions import from_zero_on_batch_runs
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
@@ -49,28 +50,8 @@ def test_a_violated_step_is_written_as_its_smallest_failing_run(tmp_path: Path) 
     assert again.proofs[0].steps[0].numeric.status == "violated"
 
 
-FROM_ZERO = """
-title = "an induction from 0, batch runs from three starts"
-vectors = ["th", "ts", "xb"]
-scalars = ["a", "k"]
-naturals = ["k"]
-[numeric]
-run = "batch"
-names = { th = "theta", ts = "theta_star", xb = "xbar", a = "alpha" }
-[[step]]
-id = "ahead"
-claim = "dot(th, ts) >= 0"
-[step.induction]
-variable = "k"
-base = { th = "0*th" }
-step = { th = "th + a*xb" }
-given = ["a >= 0", "dot(ts, xb) >= 0"]
-constants = ["ts"]
-[[step]]
-id = "rests"
-uses = ["ahead"]
-claim = "dot(ts, xb) <= 0"
-"""
+FROM_ZERO = "\n" + from_zero_on_batch_runs(
+    "an induction from 0, batch runs from three starts", "dot(ts, xb) <= 0")
 
 
 def test_only_steps_violated_on_runs_are_written_and_their_command_runs(tmp_path: Path

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from cases.inductions import carried_broken_once
 
 from verify.cli import main
 from verify.kernel import Certificate
@@ -268,28 +269,7 @@ def test_explain_json_is_what_explain_prints(capsys: pytest.CaptureFixture[str])
     assert goal["certificate"][0] == "(claim: 0)" and goal["counterexample"] is None
 
 
-CARRIES_ANOTHERS_INVARIANT = """title = "a carrier"
-vectors = ["w", "x"]
-scalars = ["y", "t"]
-naturals = ["t"]
-[[step]]
-id = "a"
-claim = "(t - 1)**2 >= 1"
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y*dot(w, x) <= 0"]
-[[step]]
-id = "b"
-claim = "t <= 1"
-uses = ["a"]
-[step.induction]
-variable = "t"
-base = { w = "0*w" }
-step = { w = "w + y*x" }
-given = ["y*dot(w, x) <= 0"]
-"""
+CARRIES_ANOTHERS_INVARIANT = carried_broken_once("a carrier", "")
 
 
 def test_an_invariant_carried_from_another_induction_is_named_by_it(
