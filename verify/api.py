@@ -4,6 +4,8 @@
   that each step is a legal perceptron update and that the Block–Novikoff inequalities hold.
 - `check_implementation(fit)` (`verify.testing.check_implementation`) feeds a third-party
   perceptron the adversarial sequences and compares it with the exact engine and the bound.
+- `check_margin_implementation(fit, beta)` (`verify.testing.check_margin`) compares a
+  third-party margin perceptron (an update whenever `y<w, x> <= beta`) with the exact one.
 - `audit_proofs(*proofs)` audits proof files (and built-in ids) exactly as `novikoff audit`
   does: kernel verdicts and the campaign on exact runs (`verify.audit.job.run_audit`).
 - The hypothesis strategies of `perceptron.generators.hypothesis`, and `Conventions`,
@@ -24,6 +26,7 @@ from verify.testing.check_implementation import (
     ScenarioOutcome,
     check_implementation,
 )
+from verify.testing.check_margin import MarginReport, check_margin_implementation
 from verify.testing.check_run import (
     STATEMENTS,
     CheckOutcome,
@@ -97,6 +100,7 @@ __all__ = [
     "Dataset",
     "Fitted",
     "ImplementationReport",
+    "MarginReport",
     "Planted",
     "Plugin",
     "PluginFault",
@@ -106,6 +110,7 @@ __all__ = [
     "Violation",
     "audit_proofs",
     "check_implementation",
+    "check_margin_implementation",
     "check_run",
     "labelled_vectors",
     "run_online",

@@ -27,6 +27,12 @@ def mistake_bound(R2: Fraction, gamma2: Fraction) -> Fraction:
     return R2 / gamma2
 
 
+def margin_bound(R2: Fraction, gamma2: Fraction, beta: Fraction) -> Fraction:
+    """`(R^2 + 2 beta) / gamma^2`: the updates of the margin perceptron at `beta`
+    (`perceptron.algorithms.margin`; each update adds at most `R^2 + 2 beta` to `||w||^2`)."""
+    return (R2 + 2 * beta) / gamma2
+
+
 class NovikoffBound:
     """`gamma2` and `bound` for a record that has `R2`, `gamma_u` and `u_norm2` (fields or
     properties): the tight families, the adversary's sequences and the teaching plot's series

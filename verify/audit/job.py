@@ -104,6 +104,7 @@ from verify.runs.naming import (
     Naming,
     Reading,
     binding_of,
+    labelled_on_runs,
     natural_terms,
     slack_scale,
     unbound,
@@ -552,11 +553,13 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                       unchecked, ahead)
 
     audits = []
+    by_name = {c.name: c for c in checks}
     for proof_id, proof in plan.proofs.items():
         found = {key: v for key, v in numeric.items() if _evaluated(v) is not None}
         steps = resting(tuple(
             not_its_runs(StepAudit(
-                step, report, _evaluated(numeric.get(name := f"{proof_id}/{step.id}")),
+                step, report, _labelled(_evaluated(numeric.get(
+                    name := f"{proof_id}/{step.id}")), by_name.get(name)),
                 _unevaluated(numeric.get(name)) if name in numeric else
                 faults.get(name) or unchecked.get(name) or plan.reasons.get(name, _NO_ROWS),
                 _evaluated(numeric.get(name + UPDATES)) if name in numeric else None,
@@ -586,7 +589,6 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
     fault_lines = [fault for fault in campaign_result.faults.values()]
     given = {c.plugin.name: c.plugin for c in checks if c.plugin is not None}
     witnesses: dict[str, Witness] = {}
-    by_name = {c.name: c for c in checks}
     # the steps violated on runs, as the audit says them: an induction's base check (rows
     # at counter 0 off the base, left out) and a violation said to be no finding
     # (`_not_its_runs`) are none (red team 32 F5: `--counterexamples` wrote "P/ahead base:
@@ -699,6 +701,14 @@ def _evaluated(verdict: NumericVerdict | None) -> NumericVerdict | None:
     past the work a row may take (`NumericVerdict.unevaluated`: it was not run, and
     `_unevaluated` says why)."""
     return None if verdict is None or _unevaluated(verdict) else verdict
+
+
+def _labelled(verdict: NumericVerdict | None, check: Check | None) -> NumericVerdict | None:
+    """`verdict` with the texts of its check's hypotheses (`Check.hypotheses`), so that a
+    report can name the one false on its vacuous rows (`NumericVerdict.most_false`)."""
+    if verdict is None or check is None or len(check.hypotheses) != len(verdict.false):
+        return verdict
+    return replace(verdict, labels=check.hypotheses)
 
 
 def _unevaluated(verdict: NumericVerdict | None) -> str | None:
@@ -975,7 +985,7 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     try:
         if names.too_large([f for f, _ in forms[:-1]], forms[-1][0]):
             return "with the [numeric] names replaced it expands to too many terms", None
-        judgement = statement(proof, stated, names)
+        judgement, labels = labelled_on_runs(stated, names)
         along = statement(proof, kernel.Statement(name, tuple(c for c, _ in carried), tuple(
             u for _, u in carried), TRUE, stated.naturals), names).hypotheses if carried else ()
     except kernel.KernelError as error:  # a name bound to `dot(theta, theta)` as an index
@@ -1000,7 +1010,8 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
         return (f"it names time, the stream's time of an iterate, which the plug-in "
                 f"{plugin.name}'s runs do not have (their order is their own)"), None
     return "", Check(name, judgement, binding, proof.numeric.algorithm, plugin, defined,
-                     naturals, slack_scale(stated, judgement.claim, names), along)
+                     naturals, slack_scale(stated, judgement.claim, names), along,
+                     hypotheses=labels)
 
 
 @dataclass(frozen=True)

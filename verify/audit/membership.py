@@ -112,28 +112,32 @@ def caveat(audit: Audited) -> str:
                 f"its count of updates differs from the induction's base, step, given or "
                 f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
                 "runs, the binding of names or the evaluation of the instances)")
+    # each check one item, what it found after a colon, the items apart by semicolons
+    # (newcomer 34 N7: run together by "and", the update facts read as failing "them and
+    # the base")
     checked = []
     if audit.updates is not None:
-        checked.append("the update facts, at each update of these runs, " + (
-            f"of which {audit.unmet_updates} of {audit.updates.instances} fail them (the "
-            "rows of those runs after such an update are left out)"
-            if audit.unmet_updates else "none of which fails them"))
+        checked.append("the update facts at each update of these runs: " + (
+            f"{audit.unmet_updates} of {audit.updates.instances} fail them (the rows of "
+            "those runs after such an update are left out)"
+            if audit.unmet_updates else "none fails them"))
     if audit.base is not None:  # newcomer 31 F7
-        checked.append(f"the base, at the {audit.starts} rows where {counter} is 0, " + (
-            f"failing at {audit.unmet_base} (the rows of those runs are left out)"
-            if audit.unmet_base else "holding at each"))
+        checked.append(f"the base at the {audit.starts} rows where {counter} is 0: " + (
+            f"it fails at {audit.unmet_base} (the rows of those runs are left out)"
+            if audit.unmet_base else "it holds at each"))
     if audit.update_map is not None:  # newcomer 32 N6
-        checked.append(f"the step, at each of the {audit.update_map.instances} updates of "
-                       "these runs, " + (
-                           f"{audit.unmet_map} of which move otherwise (the rows of those "
+        checked.append(f"the step at each of the {audit.update_map.instances} updates of "
+                       "these runs: " + (
+                           f"{audit.unmet_map} of them move otherwise (the rows of those "
                            "runs after such an update are left out)" if audit.unmet_map
-                           else "each of which moves as it says"))
+                           else "each moves as it says"))
     if audit.counter is not None:  # red team 30 A6
-        checked.append(f"the counter {counter}, at each of the {audit.counter.instances} rows, "
-                       + (f"not the run's count of updates at {audit.miscounted} of them"
-                          if audit.miscounted else "the run's count of updates at each"))
+        checked.append(f"the counter {counter} at each of the {audit.counter.instances} "
+                       "rows: " + (f"not the run's count of updates at {audit.miscounted} "
+                                   "of them" if audit.miscounted
+                                   else "the run's count of updates at each"))
     said = ("the audit does not check that they do" if not checked else
-            f"the audit checks only {' and '.join(checked)}")
+            f"the audit checks only these: {'; '.join(checked)}")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
     # then called a true induction false
     return ("this violation shows the step false only if these runs start, update, "

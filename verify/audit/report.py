@@ -478,11 +478,16 @@ def mostly_vacuous(step: StepAudit) -> bool:
 
 def vacuous_count(verdict: NumericVerdict) -> str:
     """`1589 of 1600 run instances vacuous (hypotheses false)`, or, when every one was, that
-    the claim was tested on none (not "most")."""
+    the claim was tested on none (not "most"); then the hypothesis false on the most of
+    them, as written (`NumericVerdict.most_false`: newcomer 34 N1, a unit `u` the runs'
+    separators are not was left to guess)."""
+    most = verdict.most_false()
+    which = f"most often {most[0]} (false on {most[1]})" if most else ""
     if verdict.vacuous == verdict.instances:
         return (f"all {verdict.instances} run instances vacuous (hypotheses false): the claim "
-                "was tested on none")
-    return f"{verdict.vacuous} of {verdict.instances} run instances vacuous (hypotheses false)"
+                "was tested on none" + (f"; {which}" if which else ""))
+    return (f"{verdict.vacuous} of {verdict.instances} run instances vacuous (hypotheses false)"
+            + (f": {which}" if which else ""))
 
 
 def vacuous_lines(audit: Audit) -> list[str]:

@@ -102,6 +102,10 @@ class Check:
     #: an update that fails one is left out from there on (`CompiledJudgement.unmet`; red
     #: team 30 A4, newcomer 32 N6)
     unmet: tuple[str, ...] = ()
+    #: the text each hypothesis of `judgement` comes from, in its order
+    #: (`verify.runs.naming.labelled_on_runs`), for a report to name the one false on its
+    #: vacuous rows (`NumericVerdict.labels`); () when not known
+    hypotheses: tuple[str, ...] = ()
 
     @property
     def kind(self) -> RunKind:

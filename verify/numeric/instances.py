@@ -399,6 +399,12 @@ class NumericVerdict:
     #: they must be, or moved otherwise than its step (`CompiledJudgement.unmet`; red team
     #: 30 A4, newcomer 32 N6): left out too, neither instances nor vacuous, nor in `outside`
     past_unmet: int = 0
+    #: for each hypothesis of the judgement, in its order, the vacuous instances where it
+    #: is false (a row may fail several; () when none was vacuous), and, set by the audit,
+    #: the text each comes from (`verify.runs.naming.labelled_on_runs`): a report names the
+    #: hypothesis its runs fail most (newcomer 34 N1: "hypotheses false" named none)
+    false: tuple[int, ...] = ()
+    labels: tuple[str, ...] = ()
 
     @staticmethod
     def empty() -> NumericVerdict:
@@ -415,7 +421,18 @@ class NumericVerdict:
             status, self.instances + other.instances, self.vacuous + other.vacuous, violations,
             min(slacks) if slacks else None, self.counterexample or other.counterexample,
             self.unevaluated + other.unevaluated, self.reason or other.reason,
-            self.outside + other.outside, self.past_unmet + other.past_unmet)
+            self.outside + other.outside, self.past_unmet + other.past_unmet,
+            tuple(map(sum, zip(self.false, other.false, strict=True)))
+            if self.false and other.false else self.false or other.false,
+            self.labels or other.labels)
+
+    def most_false(self) -> tuple[str, int] | None:
+        """The hypothesis false on the most vacuous instances, as the step writes it, and on
+        how many (the first in the statement's order among equals); None without labels."""
+        if not self.false or len(self.labels) != len(self.false) or not any(self.false):
+            return None
+        most = max(range(len(self.false)), key=lambda k: (self.false[k], -k))
+        return self.labels[most], self.false[most]
 
 
 @dataclass(frozen=True)
@@ -657,6 +674,10 @@ class CompiledJudgement:
             assumed = assumed & ~after
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
+        instances = n - skipped - left - passed
+        false = self._false(batch, assumed, [m for m in (
+            mask if skipped else None, outside if left else None, after if passed else None)
+            if m is not None]) if held < instances else ()
         violations = int(np.count_nonzero(failed))
         first = int(failed.argmax()) if violations else None
         counterexample = (_trimmed(batch.instance(first, self.shown))
@@ -674,9 +695,19 @@ class CompiledJudgement:
             else:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
-        instances = n - skipped - left - passed
         return (NumericVerdict(status, instances, instances - held, violations, min_slack,
-                               counterexample, skipped, reason, left, passed), first)
+                               counterexample, skipped, reason, left, passed, false), first)
+
+    def _false(self, batch: InstanceBatch, assumed: np.ndarray,
+               dropped: Sequence[np.ndarray]) -> tuple[int, ...]:
+        """For each hypothesis, the vacuous instances of `batch` where it is false: rows
+        neither `assumed` nor in a `dropped` mask (no instances), read off the masks
+        `_assumed` made (`_holding` keeps each per batch)."""
+        vacuous = ~assumed
+        for mask in dropped:
+            vacuous &= ~mask
+        return tuple(int(np.count_nonzero(vacuous & ~_holding(poly, kind, batch)))
+                     for poly, kind in self.hypotheses)
 
     def _written_slack(self, gaps: IntArray, den: Den, batch: InstanceBatch,
                        assumed: np.ndarray | None) -> Fraction | None:

@@ -1133,3 +1133,48 @@ def test_an_induction_read_on_rows_per_update_leaves_out_those_after_a_failing_u
     (b,) = audit.proofs[0].steps
     assert b.unmet_updates > 0 and b.numeric is not None
     assert b.numeric.status == "held" and b.numeric.past_unmet > 0
+
+
+#: A lecturer's false bound for the margin perceptron (newcomer 34): each update adds at most
+#: 2 beta + R^2 to ||w||^2, not beta + R^2, so the invariant fails on runs at beta > 0.
+MARGIN_TOO_SMALL = """
+title = "A student's margin bound"
+vectors = ["w", "x"]
+scalars = ["t", "y", "R", "beta"]
+naturals = ["t"]
+[numeric]
+run = "online"
+algorithm = "margin-perceptron"
+[[step]]
+id = "norm-invariant"
+claim = "norm2(w) <= t*(beta + R**2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2"]
+constants = ["R", "beta"]
+"""
+
+
+def test_the_caveat_of_an_unproved_induction_lists_what_was_checked_one_by_one(
+        tmp_path: Path) -> None:
+    """Newcomer 34, N7: the caveat of a false induction violated on runs ran its checks
+    together, "the audit checks only the update facts, at each update of these runs, none of
+    which fails them and the base, at the 1188 rows where t is 0, holding at each and the
+    step, at each of ...", which reads as the update facts failing "them and the base". Each
+    check is now one item, with what it found after a colon, the items apart by semicolons."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "margin.toml").write_text(MARGIN_TOO_SMALL)
+    audit = audit_proofs(tmp_path / "margin.toml", budget="small")
+    (step,) = audit.proofs[0].steps
+    assert step.symbolic.status != "proved" and step.numeric is not None
+    assert step.numeric.status == "violated"
+    assert step.updates is not None and step.base is not None and step.update_map is not None
+    assert step.caveat is not None and step.caveat.endswith(
+        ": the audit checks only these: the update facts at each update of these runs: none "
+        f"fails them; the base at the {step.starts} rows where t is 0: it holds at each; the "
+        f"step at each of the {step.update_map.instances} updates of these runs: each moves "
+        "as it says"), step.caveat
+    assert step.caveat in to_text(audit)

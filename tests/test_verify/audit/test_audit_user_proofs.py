@@ -444,6 +444,29 @@ def test_the_text_summary_shows_steps_mostly_vacuous_on_runs():
         f"  perceptron: {len(mostly)} steps (how many instances: in --json and the reports)"]
 
 
+def test_a_mostly_vacuous_step_names_the_hypothesis_false_most_often():
+    """Newcomer 34, N1: a lecturer's step with `norm2(u) == 1` (a unit separator) was
+    "mostly vacuous on runs ... (hypotheses false)", without saying which hypothesis: the
+    runs' u is no unit vector, which she could only guess. The line names the hypothesis
+    false on the most vacuous instances, as written, and on how many."""
+    audit = run_audit([str(TRIAL / "perceptron.toml")], budget="small", jobs=1)
+    (proof,) = audit.proofs
+    step = next(s for s in proof.steps if s.step.id == "cauchy-schwarz")
+    assert step.numeric is not None and 2 * step.numeric.vacuous > step.numeric.instances
+    section = to_text(audit)[to_text(audit).index("mostly vacuous on runs"):]
+    line = next(x for x in section.splitlines() if x.startswith("  perceptron/cauchy-schwarz:"))
+    # gamma > 0 holds on every row (gamma_u of separable data), t is a natural: every
+    # vacuous instance is one where u is no unit vector
+    assert line.endswith(f"vacuous (hypotheses false): most often norm2(u) == 1 (false on "
+                         f"{step.numeric.vacuous})")
+    combine = next(s for s in proof.steps if s.step.id == "combine")
+    assert combine.numeric is not None and combine.numeric.vacuous
+    assert dict(zip(combine.numeric.labels, combine.numeric.false, strict=True))[
+        "norm2(u) == 1"] == combine.numeric.vacuous
+    assert dict(zip(combine.numeric.labels, combine.numeric.false, strict=True))[
+        "gamma > 0"] == 0
+
+
 WHOLLY_VACUOUS = """
 title = "t4"
 vectors = ["w", "x"]

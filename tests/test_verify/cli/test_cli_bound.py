@@ -132,3 +132,40 @@ def test_the_text_lists_a_few_gordan_weights_by_example(
     monkeypatch.setattr(bound, "LAMBDAS_SHOWN", 1)
     code, out, _ = run(capsys, dup, "--epochs", "5")
     assert code == 1 and "(lambda nonzero on 2 of 3 examples)" in out and "lambda_1" not in out
+
+
+def test_beta_reports_the_margin_perceptron_its_bound_and_its_updates(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    """Newcomer 34, N3: a lecturer of the margin perceptron (update on y<w,x> <= beta) had
+    no command for its bound (R^2 + 2 beta)/gamma^2 nor its updates on her own CSV: `bound`
+    reported the perceptron's only. `--beta Q` adds both, exact, checked against
+    `run_margin` and the formula; a negative margin is one line, exit 2."""
+    from perceptron.algorithms.margin import run_margin
+    from perceptron.io.loaders import load
+
+    path = tmp_path / "students.csv"
+    path.write_text("hours,attendance,passed\n2.5,0.9,1\n0.5,0.2,0\n3,0.4,1\n1,0.8,0\n"
+                    "4,1,1\n0.25,0.5,0\n")
+    code, out, _ = run(capsys, str(path), "--bias", "--beta", "1", "--json")
+    report = json.loads(out)
+    margin = report["margin_perceptron"]
+    made = run_margin(load(str(path)).augmented(), Fraction(1))
+    assert code == 0 and made.converged
+    assert margin == {"beta": "1", "bound": str((Fraction(report["R2"]) + 2)
+                                                 / Fraction(report["gamma2"])),
+                      "updates": made.updates, "converged": True, "epochs": made.epochs,
+                      "run": "converged: every y<w,x> > beta", "within_bound": True}
+    code, out, _ = run(capsys, str(path), "--bias", "--beta", "1")
+    assert code == 0
+    assert re.search(r"^margin bound +\(R\^2 \+ 2 beta\)/gamma\^2 at beta = 1: 38280/347 "
+                     r"\(~ 110\.317\)$", out, re.M), out
+    assert re.search(rf"^margin perceptron +update on y<w,x> <= 1: {made.updates} updates in "
+                     rf"{made.epochs} epochs, converged: every y<w,x> > beta; "
+                     rf"{made.updates} <= bound$", out, re.M), out
+    code, out, _ = run(capsys, str(path), "--bias")
+    assert code == 0 and "margin perceptron" not in out and "margin bound" not in out
+    with pytest.raises(SystemExit) as raised:
+        main(["bound", str(path), "--beta", "-1"])
+    assert raised.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "needs a margin >= 0, not -1" in err

@@ -1,0 +1,108 @@
+"""`check_margin_implementation`: a third-party margin perceptron against the exact one
+(`perceptron.algorithms.margin.run_margin`). Newcomer 34, N2: a lecturer's correct numpy
+margin perceptron (update on `y<w, x> <= beta`) failed `check_implementation` on 45 of 72
+calls (it checks the perceptron's rules only), and her subtly wrong one (`< beta`) could be
+caught by no check of the package: as a plug-in of her proof its runs met every statement."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from verify import check_implementation, check_margin_implementation
+from verify.testing.check_margin import ties
+
+
+def margin_perceptron(beta: float, *, strict: bool = False, label: bool = True):
+    """A lecturer's numpy margin perceptron at `beta`; `strict`: the bug `< beta`;
+    `label=False`: the bug of a condition without the label, `<w, x> <= beta`."""
+
+    def fit(X: np.ndarray, y: np.ndarray, epochs: int):
+        w = np.zeros(X.shape[1])
+        iterates = [w.copy()]
+        for _ in range(epochs):
+            updated = False
+            for x, t in zip(X, y, strict=True):
+                score = t * (w @ x) if label else w @ x
+                if score < beta if strict else score <= beta:
+                    w = w + t * x
+                    iterates.append(w.copy())
+                    updated = True
+            if not updated:
+                break
+        return w, len(iterates) - 1, iterates
+
+    return fit
+
+
+BETAS = (Fraction(0), Fraction(1, 2), Fraction(1), Fraction(3, 4), Fraction(3))
+
+
+@pytest.mark.parametrize("beta", BETAS, ids=str)
+def test_a_correct_margin_perceptron_passes_and_its_strict_twin_is_caught(beta: Fraction):
+    right = check_margin_implementation(margin_perceptron(float(beta)), beta, count=3)
+    assert right.ok, right.failures[0].problems
+    compared = [o for o in right.outcomes if o.source == "ties"]
+    assert len(compared) == 3 and not any(o.note for o in compared)
+    wrong = check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
+                                        count=3)
+    assert not wrong.ok
+    assert {o.source for o in wrong.failures} >= {"ties"}
+    with pytest.raises(AssertionError) as raised:
+        wrong.raise_for_violations()
+    message = str(raised.value)
+    assert message.startswith(f"fit is not the margin perceptron at beta = {beta}: ")
+    assert "final w differs from the exact margin perceptron's" in message
+    assert "is <= beta" in message and "fit(X, y, " in message
+
+
+def test_the_message_names_where_the_strict_rule_leaves_the_exact_run():
+    wrong = check_margin_implementation(margin_perceptron(1.0, strict=True), 1,
+                                        sources=("ties",))
+    first = wrong.failures[0]
+    assert first.name == "one example"
+    assert first.problems == (
+        "final w differs from the exact margin perceptron's: implementation (1), exact (2) "
+        "(2 updates in 3 epoch(s), converged)",
+        "made 1 update; the exact margin perceptron makes 2 (2 updates in 3 epoch(s), "
+        "converged)",
+        "its iterates stop at w_1 where the exact margin perceptron's go on to w_2; the exact "
+        "update 2 is on example 0 (y = +1), whose margin y<w_1, x> = 1 is <= beta")
+
+
+def test_other_bugs_are_caught_and_the_plain_perceptron_is_no_margin_perceptron():
+    for bug in (margin_perceptron(0.0), margin_perceptron(1.0, label=False),
+                margin_perceptron(2.0)):
+        assert not check_margin_implementation(bug, 1, count=3).ok
+    # the converse of N2: the check of the perceptron still fails a margin perceptron
+    assert not check_implementation(margin_perceptron(1.0), count=2).ok
+
+
+def test_the_ties_meet_beta_exactly_and_a_beta_no_fit_can_hold_is_refused():
+    for beta in BETAS:
+        for _, data in ties(beta):
+            c2 = min(sum(v * v for v in x) for x in data.X)
+            assert (beta / c2).denominator == 1  # some score k c^2 is beta
+    with pytest.raises(ValueError, match="beta = 1/3 is no float64 value"):
+        check_margin_implementation(margin_perceptron(1 / 3), Fraction(1, 3))
+    with pytest.raises(ValueError, match="needs beta >= 0"):
+        check_margin_implementation(margin_perceptron(-1.0), -1)
+    with pytest.raises(ValueError, match="no scenario"):
+        check_margin_implementation(margin_perceptron(1.0), 1, sources={})
+
+
+def test_a_fit_that_changes_its_input_or_raises_is_a_problem():
+    def writes(X: np.ndarray, y: np.ndarray, epochs: int):
+        w = margin_perceptron(1.0)(X, y, epochs)[0]
+        X[0, 0] += 1
+        return w
+
+    def raises(X: np.ndarray, y: np.ndarray, epochs: int):
+        raise RuntimeError("boom")
+
+    report = check_margin_implementation(writes, 1, sources=("ties",))
+    assert all("changed its input X" in o.problems for o in report.outcomes)
+    report = check_margin_implementation(raises, 1, sources=("ties",))
+    assert all(o.problems == ("raised RuntimeError: boom",) for o in report.outcomes)
