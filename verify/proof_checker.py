@@ -525,8 +525,13 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     a used statement is undefined, as an instance that divides by zero). Every step the
     rules refuse is an error, all raised together (`ProofFileErrors`); a step that uses a
     refused one is not read (its error would be the used step's, again)."""
-    return {name: None if read is None else read.statement
-            for name, read in _readings(proof).items()}
+    return statements_of(readings(proof))
+
+
+def statements_of(read: Mapping[str, kernel.Stated | None]) -> dict[str, kernel.Statement | None]:
+    """The statements of the kernel's readings of a proof's steps (`readings`), by step:
+    `statements` of a proof whose readings a caller keeps for its check (`check_proof`)."""
+    return {name: None if each is None else each.statement for name, each in read.items()}
 
 
 def with_refusals(error: ProofFileError) -> ProofFileError:
@@ -548,8 +553,10 @@ def with_refusals(error: ProofFileError) -> ProofFileError:
     return error
 
 
-def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
-    """`statements`, as the kernel's readings (`kernel.Stated`), which `check_step` takes."""
+def readings(proof: Proof) -> dict[str, kernel.Stated | None]:
+    """`statements`, as the kernel's readings (`kernel.Stated`), which `check_step` and
+    `check_proof` take: a caller that needs both the statements and the verdicts (the
+    audit: its runs check the statements) has the kernel read each step once."""
     out: dict[str, kernel.Stated | None] = {}
     refused: list[ProofFileError] = []
     for step in proof.steps:
@@ -606,6 +613,7 @@ def check_proof(
     guard: float | None = None,
     progress: Progress | None = None,
     store: Stored = "shipped",
+    read: Mapping[str, kernel.Stated | None] | None = None,
 ) -> ProofReport:
     """Decide every step of `proof` in order; a step refused by the rules raises
     ProofFileError (bad input) before anything is decided.
@@ -613,8 +621,10 @@ def check_proof(
     The search of each obligation is bounded by `budget` (work, never time), so verdicts are
     the same on any machine under any load; `guard` is a wall-clock cap in seconds per step
     against hostile input only (None: none), and a verdict it cuts short says `time cap`.
-    `store`: the certificate store consulted before searching (see `Stored`)."""
-    readings = _readings(proof)
+    `store`: the certificate store consulted before searching (see `Stored`). `read`: the
+    kernel's readings of the steps (`readings`) if the caller has them, the same report (a
+    step it lacks is read as it is decided, by `check_step`)."""
+    read = readings(proof) if read is None else read
     done: dict[str, StepReport] = {}
     moved: set[str] = set()  # steps whose statement is not the one read first: decided with
     for index, step in enumerate(proof.steps):  # term-wise facts found, or using such a step
@@ -622,7 +632,7 @@ def check_proof(
             progress(index, len(proof.steps), step)
         fresh = any(u.step in moved for u in step.uses)
         done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
-                                   store=store, read=None if fresh else readings[step.id])
+                                   store=store, read=None if fresh else read.get(step.id))
         if fresh or done[step.id].termwise:
             moved.add(step.id)
     return ProofReport(proof.title, tuple(done.values()))
