@@ -90,6 +90,7 @@ from verify.numeric.shards import (
 )
 from verify.proof_checker import (
     NeedsSearch,
+    StepReading,
     StepReport,
     check_proof,
     detached,
@@ -925,7 +926,7 @@ class _Part:
 
 
 #: The kernel's reading of each step of a proof, by step (`verify.proof_checker.readings`).
-Readings = Mapping[str, kernel.Stated | None]
+Readings = Mapping[str, StepReading | None]
 
 
 def _readings(proof: Proof, name: str) -> Readings | _Part:
