@@ -989,12 +989,13 @@ def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
                 plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
                 guard: float | None, search: bool,
                 stated: Mapping[str, kernel.Statement | None]) -> _Worked:
-    """A proof's share of the plan (`_part`), where it runs: a process of the local pool,
+    """A proof's share of the plan (`_part`, from the statements of the kernel's readings
+    made in the audit's process, `stated`), where it runs: a process of the local pool,
     never a Dask cluster's worker; with `search`, and unless the kernel's rules refuse the
     proof, its symbolic check detached too (`_symbolic_detached`: every judgement searched,
-    which is the pool's work; the second finds SymPy's and the kernel's caches warm), else
-    None. The shards wait on every proof's share of the plan: made in the pool as the
-    proofs are read, it does not wait on this process planning every proof alone. From the
+    which is the pool's work), else None. The shards wait on every proof's share of the
+    plan: made in the pool as the proofs are read, it does not wait on this process
+    planning every proof alone (only reading them: `_readings`). From the
     store, the audit's own process checks the proofs itself while the pool runs the shards
     (`_in_parallel`): the kernel checks each certificate there, once; a worker's symbolic
     check was replayed by the kernel there all the same, so it was the same kernel work
