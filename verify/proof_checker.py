@@ -525,8 +525,28 @@ def statements(proof: Proof) -> dict[str, kernel.Statement | None]:
     a used statement is undefined, as an instance that divides by zero). Every step the
     rules refuse is an error, all raised together (`ProofFileErrors`); a step that uses a
     refused one is not read (its error would be the used step's, again)."""
-    return {name: None if read is None else read.statement
-            for name, read in _readings(proof).items()}
+    return statements_of(readings(proof))
+
+
+def statements_of(read: Mapping[str, StepReading | None]) -> dict[str, kernel.Statement | None]:
+    """The statements of the kernel's readings of a proof's steps (`readings`), by step:
+    `statements` of a proof whose readings a caller keeps for its check (`check_proof`)."""
+    return {name: None if each is None else each.stated.statement
+            for name, each in read.items()}
+
+
+@dataclass(frozen=True)
+class StepReading:
+    """A step as the kernel read it (`readings`): the sequent it was given (`sequent`) and
+    what it read (`kernel.Stated`). A check from the reading (`check_step`) gives the kernel
+    that sequent again with the used steps' values as decided (their Theorems where proved,
+    of the same statements: `check_proof` reads a step again whose used statements moved),
+    rather than making it anew: the same sequent, since it reads the used steps through
+    their statements only (their claims' sums, their runs), at a quarter of the audit's
+    symbolic check."""
+
+    sequent: kernel.Sequent
+    stated: kernel.Stated
 
 
 def with_refusals(error: ProofFileError) -> ProofFileError:
@@ -548,18 +568,23 @@ def with_refusals(error: ProofFileError) -> ProofFileError:
     return error
 
 
-def _readings(proof: Proof) -> dict[str, kernel.Stated | None]:
-    """`statements`, as the kernel's readings (`kernel.Stated`), which `check_step` takes."""
-    out: dict[str, kernel.Stated | None] = {}
+def readings(proof: Proof) -> dict[str, StepReading | None]:
+    """`statements`, as the kernel's readings (`StepReading`), which `check_step` and
+    `check_proof` take: a caller that needs both the statements and the verdicts (the
+    audit: its runs check the statements) has the kernel read each step once."""
+    out: dict[str, StepReading | None] = {}
     refused: list[ProofFileError] = []
     for step in proof.steps:
         try:
-            used = [None if (done := out[u.step]) is None else used_statement(u, done, proof)
-                    for u in step.uses]
-            out[step.id] = None if any(u is None for u in used) else kernel.state(
-                sequent(proof, step, used))  # type: ignore[arg-type]
+            used = [None if (done := out[u.step]) is None
+                    else used_statement(u, done.stated, proof) for u in step.uses]
+            if any(u is None for u in used):
+                out[step.id] = None
+                continue
+            seq = sequent(proof, step, used)  # type: ignore[arg-type]
+            out[step.id] = StepReading(seq, kernel.state(seq))
         except kernel.RuleError as error:
-            refused.append(refusal(error, step, [done.statement for u in step.uses
+            refused.append(refusal(error, step, [done.stated.statement for u in step.uses
                                                  if (done := out.get(u.step)) is not None]))
             out[step.id] = None
         except kernel.KernelError:  # a used claim out of context, or 1/0 in an instance:
@@ -606,6 +631,7 @@ def check_proof(
     guard: float | None = None,
     progress: Progress | None = None,
     store: Stored = "shipped",
+    read: Mapping[str, StepReading | None] | None = None,
 ) -> ProofReport:
     """Decide every step of `proof` in order; a step refused by the rules raises
     ProofFileError (bad input) before anything is decided.
@@ -613,8 +639,10 @@ def check_proof(
     The search of each obligation is bounded by `budget` (work, never time), so verdicts are
     the same on any machine under any load; `guard` is a wall-clock cap in seconds per step
     against hostile input only (None: none), and a verdict it cuts short says `time cap`.
-    `store`: the certificate store consulted before searching (see `Stored`)."""
-    readings = _readings(proof)
+    `store`: the certificate store consulted before searching (see `Stored`). `read`: the
+    kernel's readings of the steps (`readings`) if the caller has them, the same report (a
+    step it lacks is read as it is decided, by `check_step`)."""
+    read = readings(proof) if read is None else read
     done: dict[str, StepReport] = {}
     moved: set[str] = set()  # steps whose statement is not the one read first: decided with
     for index, step in enumerate(proof.steps):  # term-wise facts found, or using such a step
@@ -622,7 +650,7 @@ def check_proof(
             progress(index, len(proof.steps), step)
         fresh = any(u.step in moved for u in step.uses)
         done[step.id] = check_step(proof, step, budget=budget, guard=guard, earlier=done,
-                                   store=store, read=None if fresh else readings[step.id])
+                                   store=store, read=None if fresh else read.get(step.id))
         if fresh or done[step.id].termwise:
             moved.add(step.id)
     return ProofReport(proof.title, tuple(done.values()))
@@ -636,12 +664,13 @@ def check_step(
     guard: float | None = None,
     earlier: dict[str, StepReport] | None = None,
     store: Stored = "shipped",
-    read: kernel.Stated | None = None,
+    read: StepReading | None = None,
 ) -> StepReport:
     """Decide one step; `earlier` holds the reports of the steps it uses; `store` the
     certificate store consulted before searching (`Stored`), whose use the report counts;
     `read` the kernel's reading of the step if the caller has it (`check_proof` reads every
-    step first, to refuse a bad file before deciding anything), else it is read here."""
+    step first, to refuse a bad file before deciding anything; the used steps' statements
+    must be those it was read with), else it is read here."""
     used_store = shipped() if store == "shipped" else store
     recalled, searched = (0, 0) if used_store is None else (used_store.recalled,
                                                             len(used_store.searched))
@@ -779,7 +808,7 @@ def _clock(report: StepReport, cut: bool) -> StepReport:
 
 def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | None,
                 earlier: dict[str, StepReport] | None, store: Store | None,
-                read: kernel.Stated | None) -> StepReport:
+                read: StepReading | None) -> StepReport:
     """`check_step` with the store chosen."""
     start = perf_counter()
     deadline = None if guard is None else start + guard  # one cap for all the step's searches
@@ -791,9 +820,11 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
         return StepReport(step, "uses a step whose statement could not be formed: "
                           + "; ".join(why), perf_counter() - start, (), None)
     try:
-        seq = sequent(proof, step, [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
-                                    for u, r in zip(step.uses, used, strict=True)])
-        read = read or kernel.state(seq)
+        uses = [used_statement(u, used_value(r), proof)  # type: ignore[arg-type]
+                for u, r in zip(step.uses, used, strict=True)]
+        seq = sequent(proof, step, uses) if read is None else replace(  # type: ignore[arg-type]
+            read.sequent, uses=tuple(uses))  # the sequent read, the values as decided
+        stated = kernel.state(seq) if read is None else read.stated
     except kernel.RuleError as error:
         if found := _found_facts(used, earlier):  # the file is well formed (red team 19 F6)
             return StepReport(step, f"not decided: {error}. What it uses was proved with "
@@ -805,8 +836,8 @@ def _check_step(proof: Proof, step: Step, budget: SearchBudget, guard: float | N
                       ) from None
     except kernel.KernelError as error:  # a used claim out of context, or 1/0 after a base
         return StepReport(step, str(error), perf_counter() - start, (), None)
-    return replace(_decided(proof, step, seq, read.statement, read.obligations, used, budget,
-                            deadline, store, start), stated=read)
+    return replace(_decided(proof, step, seq, stated.statement, stated.obligations, used,
+                            budget, deadline, store, start), stated=stated)
 
 
 def _found_facts(used: Sequence[StepReport], earlier: Mapping[str, StepReport]) -> str:

@@ -90,12 +90,14 @@ from verify.numeric.shards import (
 )
 from verify.proof_checker import (
     NeedsSearch,
+    StepReading,
     StepReport,
-    check_step,
+    check_proof,
     detached,
+    readings,
     recall_only,
     replay,
-    statements,
+    statements_of,
     terms,
     with_refusals,
 )
@@ -526,21 +528,31 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
         with _frozen(), fewer_collections(), executor(jobs) as local, (
                 executor(scheduler=scheduler) if scheduler is not None
                 else nullcontext(local)) as numeric:
-            # Each proof goes to the pool as soon as it is read (`_proof_work`: its share of
-            # the plan; with `search` its symbolic check too, in one process that so states
-            # its steps once for both), while this process reads the next; the shards start
-            # when every proof's checks are back. This process then checks the proofs from
-            # the certificate store while the pool runs the shards (`_in_parallel`).
+            # Each proof is read by the kernel here as soon as it is loaded (`_readings`:
+            # this process checks it from those readings later), and its statements go to
+            # the pool (`_proof_work`: its share of the plan; with `search` its symbolic
+            # check too), while this process reads the next; the shards start when every
+            # proof's checks are back. This process then checks the proofs from the
+            # certificate store while the pool runs the shards (`_in_parallel`).
             work: dict[str, Future[_Worked]] = {}
+            read: dict[str, Readings] = {}
+            refused: dict[str, _Part] = {}  # the proofs the kernel's rules refuse
 
             def submit(out: _Admitted, proof_id: str) -> None:
+                proof, name = out.proofs[proof_id], out.targets[proof_id].name
+                found = _readings(proof, name)
+                if isinstance(found, _Part):
+                    refused[proof_id] = found
+                    return
+                read[proof_id] = found
                 work[proof_id] = local.submit(
-                    _proof_work, proof_id, out.proofs[proof_id], out.targets[proof_id].name,
-                    out.names[proof_id], out.plugins, out.unusable, guard, search)
+                    _proof_work, proof_id, proof, name, out.names[proof_id], out.plugins,
+                    out.unusable, guard, search, statements_of(found))
 
             admitted = _admitted(chosen, data, plugins, unusable, limits, submit)
-            plan = _plan(admitted, budget, seed, guard, search,
-                         {proof_id: task.result()[0] for proof_id, task in work.items()})
+            plan = _plan(admitted, budget, seed, guard, search, {
+                **refused, **{proof_id: task.result()[0] for proof_id, task in work.items()}},
+                read)
             campaign_result, reports, ahead = _in_parallel(plan, say, numeric, local, work)
     checks = plan.checks
     say(plan.total, plan.total, "done")
@@ -864,11 +876,15 @@ def _one_line(error: Exception, name: str) -> str:
 
 
 def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
-          search: bool = False, parts: Mapping[str, _Part] | None = None) -> _Plan:
+          search: bool = False, parts: Mapping[str, _Part] | None = None,
+          read: Mapping[str, Readings] | None = None) -> _Plan:
     """The checks of every step whose quantities a row set binds (the reason of every other
     step), and the campaign's shards: the budget's, and one per proof with data files. Each
-    proof's share is `parts[id]` when a pool made it (`_proof_work`), else made here; they
-    are put together in the proofs' order either way."""
+    proof's share is `parts[id]` when a pool made it (`_proof_work`, from the kernel's
+    readings `read` of its steps), else made here (and its readings with it); they are put
+    together in the proofs' order either way, the readings kept for the symbolic check
+    (`_Plan.read`)."""
+    read = dict(read or {})
     checks: list[Check] = []
     reasons: dict[str, str] = {}
     updates: dict[str, str] = {}
@@ -876,9 +892,15 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
-        part = parts[proof_id] if parts is not None else _part(
-            proof_id, proof, admitted.targets[proof_id].name, admitted.names[proof_id],
-            admitted.plugins, admitted.unusable)
+        if parts is not None:
+            part = parts[proof_id]
+        elif isinstance(found := _readings(proof, admitted.targets[proof_id].name), _Part):
+            part = found
+        else:
+            read[proof_id] = found
+            part = _part(proof_id, proof, admitted.targets[proof_id].name,
+                         admitted.names[proof_id], admitted.plugins, admitted.unusable,
+                         statements_of(found))
         if part.refused:  # every proof, run or not: a refused one is its lines, the others
             errors.extend(part.refused)  # are audited
             del proofs[proof_id]
@@ -894,7 +916,8 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                       only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets, search, updates, bases)
+                 admitted.targets, search, updates, bases,
+                 {proof_id: found for proof_id, found in read.items() if proof_id in proofs})
 
 
 @dataclass(frozen=True)
@@ -912,14 +935,35 @@ class _Part:
     bases: Mapping[str, str] = field(default_factory=dict)
 
 
-def _part(proof_id: str, proof: Proof, name: str, names: Naming,
-          plugins: Mapping[str, Plugin], unusable: Mapping[str, str]) -> _Part:
-    """`proof`'s share of the plan (`name`: the proof as the command line names it)."""
+#: The kernel's reading of each step of a proof, by step (`verify.proof_checker.readings`).
+Readings = Mapping[str, StepReading | None]
+
+
+def _readings(proof: Proof, name: str) -> Readings | _Part:
+    """The kernel's reading of every step of `proof`: its statements plan the proof's checks
+    on runs (`_part`) and its symbolic check decides from the same readings (`_symbolic`),
+    so that the kernel reads each step once for both, not once for each (0.8-0.9 CPU-s
+    per worker of the default audit when a worker read them for the plan); for a proof the
+    kernel's rules refuse, its share of the plan instead: its lines, placed in its file
+    (`name`: the proof as the command line names it)."""
     try:
-        stated = statements(proof)
+        return readings(proof)
     except ProofFileError as error:  # refused by the kernel's rules: placed in the file
         placed = error.located(proof.origin.file, proof.origin) if proof.origin else error
         return _Part((), {}, tuple(_lines(placed, name)))
+
+
+def _part(proof_id: str, proof: Proof, name: str, names: Naming,
+          plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
+          stated: Mapping[str, kernel.Statement | None] | None = None) -> _Part:
+    """`proof`'s share of the plan (`name`: the proof as the command line names it), from
+    the statements of its steps (`stated`: the kernel's, `_readings`; read here if not
+    given)."""
+    if stated is None:
+        found = _readings(proof, name)
+        if isinstance(found, _Part):
+            return found
+        stated = statements_of(found)
     if proof.numeric is None:
         return _Part((), {f"{proof_id}/{s.id}": "the proof declares no [numeric] run"
                           for s in proof.steps})
@@ -953,18 +997,20 @@ _Worked = tuple[_Part, tuple[StepReport, ...] | None]
 
 def _proof_work(proof_id: str, proof: Proof, name: str, names: Naming,
                 plugins: Mapping[str, Plugin], unusable: Mapping[str, str],
-                guard: float | None, search: bool) -> _Worked:
-    """A proof's share of the plan (`_part`), where it runs: a process of the local pool,
+                guard: float | None, search: bool,
+                stated: Mapping[str, kernel.Statement | None]) -> _Worked:
+    """A proof's share of the plan (`_part`, from the statements of the kernel's readings
+    made in the audit's process, `stated`), where it runs: a process of the local pool,
     never a Dask cluster's worker; with `search`, and unless the kernel's rules refuse the
     proof, its symbolic check detached too (`_symbolic_detached`: every judgement searched,
-    which is the pool's work; the second finds SymPy's and the kernel's caches warm), else
-    None. The shards wait on every proof's share of the plan: made in the pool as the
-    proofs are read, it does not wait on this process planning every proof alone. From the
+    which is the pool's work), else None. The shards wait on every proof's share of the
+    plan: made in the pool as the proofs are read, it does not wait on this process
+    planning every proof alone (only reading them: `_readings`). From the
     store, the audit's own process checks the proofs itself while the pool runs the shards
     (`_in_parallel`): the kernel checks each certificate there, once; a worker's symbolic
     check was replayed by the kernel there all the same, so it was the same kernel work
     twice, and it held the shards back."""
-    part = _part(proof_id, proof, name, names, plugins, unusable)
+    part = _part(proof_id, proof, name, names, plugins, unusable, stated)
     return part, (_symbolic_detached(proof, guard, search) if search and not part.refused
                   else None)
 
@@ -1032,6 +1078,9 @@ class _Plan:
     updates: Mapping[str, str] = field(default_factory=dict)
     #: why a checked induction's base is not checked on its runs (`membership.started`)
     bases: Mapping[str, str] = field(default_factory=dict)
+    #: the kernel's readings of each proof's steps (`_readings`), which its symbolic check
+    #: in this process decides from (`_symbolic`): kernel values, never sent to a worker
+    read: Mapping[str, Readings] = field(default_factory=dict, repr=False)
 
     @property
     def total(self) -> int:
@@ -1057,7 +1106,8 @@ def _serially(plan: _Plan, say: Progress) -> tuple[CampaignResult, Reports]:
         def before(checked: int, step: Step, proof_id: str = proof_id, start: int = done) -> None:
             say(start + checked, plan.total, f"symbolic: {proof_id} {step.id}")
 
-        reports[proof_id] = _symbolic(proof, plan.guard, before, plan.search)
+        reports[proof_id] = _symbolic(proof, plan.guard, before, plan.search,
+                                      plan.read.get(proof_id))
         done += len(proof.steps)
     return result, reports
 
@@ -1118,7 +1168,7 @@ def _in_parallel(plan: _Plan, say: Progress, numeric: Executor, local: Executor,
     for proof_id, proof in proofs.items():
         if proof_id in symbolic.values():
             continue
-        checked = _recalled(proof, plan.guard, poll)
+        checked = _recalled(proof, plan.guard, poll, plan.read.get(proof_id))
         if checked is None:  # a search: the pool's work, as it always was
             task = local.submit(_symbolic_detached, proof, plan.guard, plan.search)
             symbolic[task] = proof_id
@@ -1185,31 +1235,30 @@ def _refutation(check: Check, instance: Instance) -> kernel.KernelError | None:
     return None
 
 
-def _recalled(proof: Proof, guard: float | None, before: Callable[[int, Step], None]
-              ) -> tuple[StepReport, ...] | None:
-    """`_symbolic(proof)` from the certificate store, every certificate checked by the
-    kernel in this process; None if a step would search (`recall_only`)."""
+def _recalled(proof: Proof, guard: float | None, before: Callable[[int, Step], None],
+              read: Readings | None = None) -> tuple[StepReport, ...] | None:
+    """`_symbolic(proof)` from the certificate store (from the kernel's readings `read`),
+    every certificate checked by the kernel in this process; None if a step would search
+    (`recall_only`)."""
     try:
         with recall_only():
-            return _symbolic(proof, guard, before)
+            return _symbolic(proof, guard, before, read=read)
     except NeedsSearch:
         return None
 
 
 def _symbolic(
     proof: Proof, guard: float | None, before: Callable[[int, Step], None] | None = None,
-    search: bool = False,
+    search: bool = False, read: Readings | None = None,
 ) -> tuple[StepReport, ...]:
     """Every step of `proof` checked in order (later steps may use earlier reports); from
-    the certificate store where it answers, unless `search`."""
-    reports: dict[str, StepReport] = {}
-    for index, step in enumerate(proof.steps):
-        if before is not None:
-            before(index, step)
-        # the default search budget whatever the campaign size: the findings never depend on it
-        reports[step.id] = check_step(proof, step, budget=DEFAULT_BUDGET, guard=guard,
-                                      earlier=reports, store=None if search else "shipped")
-    return tuple(reports.values())
+    the certificate store where it answers, unless `search`; from the kernel's readings of
+    its steps `read` (`_readings`: the plan's) if given, else each step read as it is
+    checked (`check_proof`: the same reports)."""
+    progress = None if before is None else (lambda index, _total, step: before(index, step))
+    # the default search budget whatever the campaign size: the findings never depend on it
+    return check_proof(proof, budget=DEFAULT_BUDGET, guard=guard, progress=progress,
+                       store=None if search else "shipped", read=read or {}).steps
 
 
 def _symbolic_detached(proof: Proof, guard: float | None, search: bool = False
