@@ -68,7 +68,7 @@ def test_nothing_outside_the_kernel_touches_its_key() -> None:
 
 
 def test_the_kernel_stays_small_enough_to_read() -> None:
-    """At most 1932 lines of code and docstrings (blank lines not counted, as cloc counts code
+    """At most 2022 lines of code and docstrings (blank lines not counted, as cloc counts code
     plus comments): the size the README states for the trusted base (800 for the rules of
     issue 12, 120 for those of issue 16: scalar induction, instances, existentials, invariants
     carried between inductions over the same runs, a split inductive step, and the red team's
@@ -111,10 +111,18 @@ def test_the_kernel_stays_small_enough_to_read() -> None:
     `refute_start` (newcomers 27 F5, 31 F4): a statement about runs refuted at the start of
     every induction it speaks of, which each statement records (`Statement.starts`, rebuilt
     in exact types like every field of a used one, unknown for an instance), with its
-    semantics (tests/kernel/runs/test_kernel_starts.py)."""
+    semantics (tests/kernel/runs/test_kernel_starts.py); and 5 for red team adv32b O1: the
+    starts of a used statement about runs are the kernel's, read from its own copy of each
+    statement it handed out (by identity), unknown for any other (a caller's `starts=()`
+    refuted a true step at a point no run reaches; tests/kernel/runs/test_kernel_starts.py);
+    and 29 for hostile sizes (red team kern33): an expansion measured before it is made, a
+    sum of products too and its parts as they come (`algebra.fold`), and where SymPy expands
+    (`atoms._predicted`), and every exact value a point's evaluation makes bounded in bits
+    (`atoms.bounded`): small inputs hung the kernel
+    (tests/kernel/algebra/test_kernel_hostile_sizes.py)."""
     lines = [line for path in modules("verify/kernel")
              for line in path.read_text().splitlines() if line.strip()]
-    assert len(lines) <= 1988, f"verify/kernel has {len(lines)} non-blank lines"
+    assert len(lines) <= 2022, f"verify/kernel has {len(lines)} non-blank lines"
 
 
 @pytest.mark.parametrize(

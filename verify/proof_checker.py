@@ -1362,6 +1362,15 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
     from verify.search.sums.termwise import extended
 
     done: dict[str, StepReport] = {}
+    read: dict[str, kernel.Sequent] = {}  # each step's sequent, as the kernel reads it here
+
+    def value(report: StepReport) -> Used | None:
+        """A used step's Theorem, else the kernel's reading of its sequent here: a detached
+        statement about runs is no kernel value, so the kernel knows no start of it."""
+        if report.theorem is None and (seq := read.get(report.step.id)) is not None:
+            return kernel.state(seq)
+        return used_value(report)
+
     home, flat = extended(proof, reports)
     for report in flat:
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
@@ -1373,8 +1382,9 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
             refuting = [g for g in report.goals if g.goal.decisive
                         and g.verdict.counterexample is not None]
             try:
-                seq = sequent(home, step, [used_statement(u, used_value(r), home)  # type: ignore[arg-type]
-                                           for u, r in zip(step.uses, used, strict=True)])
+                seq = read[step.id] = sequent(home, step, [
+                    used_statement(u, value(r), home)  # type: ignore[arg-type]
+                    for u, r in zip(step.uses, used, strict=True)])
                 theorems = [used_theorem(u, r.theorem, home)
                             for u, r in zip(step.uses, used, strict=True)]
                 if len(proved) == len(report.goals) and None not in theorems:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -126,8 +127,6 @@ def test_induction_false_on_a_run_is_refuted_by_that_run() -> None:
     assert "x" not in report.counterexample.vectors and "x" in report.run[0].vectors
     # as an audit's worker sends it (pickled): read-only views of the run's states (a
     # MappingProxyType) could be neither pickled nor read back by the kernel (merge fault)
-    import pickle
-
     sent = pickle.loads(pickle.dumps(proof_checker.detached(report)))
     replayed = proof_checker.replay(proof(step), [sent])[0]
     assert replayed.status == "refuted" and replayed.refutation.run == report.run
@@ -415,6 +414,39 @@ def test_a_step_false_at_the_start_of_its_runs_is_refuted_there() -> None:
     assert [r.status for r in again] == [r.status for r in report.steps]
     assert {r.step.id: r.counterexample for r in again} == {
         r.step.id: r.counterexample for r in report.steps}
+
+
+#: `unknown` speaks of progress's runs and is unknown (true at their start, w = 0, t = 0);
+#: `after` uses it and is false at that start (norm2(u) >= 0 > -1).
+THROUGH_UNKNOWN = progress_induction("refuted at the start through an unknown step") + b"""
+[[step]]
+id = "unknown"
+uses = ["progress"]
+given = ["g > 0", "eta > 0"]
+claim = "norm2(w) <= t"
+
+[[step]]
+id = "after"
+uses = ["unknown"]
+given = ["g > 0", "eta > 0"]
+claim = "norm2(u) <= -1"
+"""
+
+
+def test_a_step_refuted_at_the_start_through_an_unknown_step_is_refuted_on_replay() -> None:
+    """The kernel knows the starts only of a statement it made or handed out (red team
+    adv32b O1, kern33): a worker's detached statement of the unknown `unknown` is neither,
+    so replay hands the kernel its own reading of that step, whose starts it knows; with the
+    detached statement `after` came back 'kernel rejected on replay'."""
+    from proofs.proof_file import parse_proof
+
+    proof = parse_proof(THROUGH_UNKNOWN, "through.toml")
+    report = check_proof(proof, store=None)
+    assert [r.status for r in report.steps] == ["proved", "unknown", "refuted"]
+    sent = [pickle.loads(pickle.dumps(proof_checker.detached(r))) for r in report.steps]
+    again = proof_checker.replay(proof, sent)
+    assert [r.status for r in again] == ["proved", "unknown", "refuted"], again[2].message
+    assert again[2].refutation is not None and again[2].refutation.label == "start"
 
 
 def test_a_case_false_at_the_start_is_refuted_and_a_counter_of_one_is_not() -> None:

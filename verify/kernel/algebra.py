@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, reduce
-from math import comb, prod
+from math import comb
 from operator import add, mul
 from types import MappingProxyType
 from typing import Literal, TypeVar
@@ -32,13 +32,12 @@ from sympy.polys.fields import FracElement, field
 from sympy.polys.rings import PolyElement, PolyRing, ring
 
 from verify.kernel import atoms
-from verify.kernel.atoms import KernelError, gram, gram_pair, names_of
+from verify.kernel.atoms import MAX_BITS, MAX_TERMS, KernelError, gram, gram_pair, names_of
 
 __all__ = ["KINDS", "Fact", "KernelError", "Kind", "Rel", "gram", "gram_pair", "names_of"]
 Kind = Literal[">=", ">", "=="]
 KINDS: tuple[Kind, ...] = (">=", ">", "==")
 MAX_EXPONENT = 64  # larger literal exponents are refused: a kernel check must stay fast
-MAX_TERMS = 100_000  # nor may a power of a sum expand beyond this (hostile input)
 MAX_DEPTH = 100  # nor may an expression nest deeper (SymPy and `fold` recurse on it)
 MAX_VALID = 1 << 16  # expressions remembered as validated (`expr`)
 T = TypeVar("T")
@@ -174,9 +173,14 @@ def fold(e: sympy.Expr, what: str, leaf: Callable[[sympy.Symbol], T],
     if e.is_Symbol:
         return leaf(e)
     if e.is_Add or e.is_Mul:
-        parts = [fold(arg, what, leaf, const, divide=divide) for arg in e.args]
-        if prod(_size(p, e.is_Add) for p in parts) > MAX_TERMS:  # hostile input: refuse first
-            raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
+        parts, terms, total, bits = [], 1, 0, 0  # hostile input: refused before it is made,
+        for arg in e.args:  # as soon as its parts so far would make too much
+            parts.append(part := fold(arg, what, leaf, const, divide=divide))
+            terms, total = terms * _size(part, e.is_Add), total + _size(part, False)
+            if terms > MAX_TERMS or (e.is_Add and total > MAX_TERMS):  # sums of products too
+                raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
+            if (bits := bits + atoms.bits(part)) > MAX_BITS:  # an exact value: its size
+                raise KernelError(f"{what}: `{e}` makes a number of more than {MAX_BITS} bits")
         return reduce(add if e.is_Add else mul, parts)
     if e.is_Pow and e.exp.is_Integer and abs(int(e.exp)) <= MAX_EXPONENT:
         if (n := int(e.exp)) == 0:
@@ -185,6 +189,8 @@ def fold(e: sympy.Expr, what: str, leaf: Callable[[sympy.Symbol], T],
             base = fold(e.base, what, leaf, const, divide=divide)
             if comb(_size(base, False) + abs(n) - 1, abs(n)) > MAX_TERMS:
                 raise KernelError(f"{what}: `{e}` would expand to more than {MAX_TERMS} terms")
+            if abs(n) * atoms.bits(base) > MAX_BITS:
+                raise KernelError(f"{what}: `{e}` makes a number of more than {MAX_BITS} bits")
             try:
                 return base**n  # type: ignore[operator,no-any-return]
             except ZeroDivisionError:

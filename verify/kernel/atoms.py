@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from math import comb, prod
 
 import sympy
 
@@ -45,6 +46,8 @@ MAX_NAME = 4000  # characters of one atom's name (hostile input is refused, not 
 MAX_HEIGHT = 6  # sums nested at most this deep
 MAX_RANGE = 2000  # integers a sum may range over when it is evaluated at a point
 MAX_WORK = 200_000  # body evaluations one point may ask for
+MAX_TERMS = 100_000  # terms an expansion may make (hostile input is refused before it is made)
+MAX_BITS = 1 << 18  # bits of one exact value an evaluation may make (16 times a run's states)
 KINDS = {">=": "nonneg", ">": "pos", "==": "zero"}
 Vector = Mapping[str, sympy.Expr]  # an explicit vector: vector names to coefficients
 Terms = tuple[tuple[Fraction, tuple[tuple[sympy.Symbol, int], ...]], ...]
@@ -78,6 +81,8 @@ def _terms(e: sympy.Expr, what: str, memo: bool = True) -> Terms:
     if memo and all(type(n) in CORE and type(getattr(n, "name", "")) is str  # exact types:
                     for n in sympy.preorder_traversal(e)):  # equal only when identical
         return _known(e, what, False)
+    if _predicted(e) > MAX_TERMS:  # SymPy would expand it first: `s := ((s + 1)**64 + 1)**64`
+        raise KernelError(f"{what} would expand to more than {MAX_TERMS} terms")
     symbols = sorted(e.free_symbols, key=lambda s: s.name) or [sympy.Symbol("_")]
     try:
         poly = sympy.Poly(e, *symbols, domain="QQ")
@@ -89,6 +94,30 @@ def _terms(e: sympy.Expr, what: str, memo: bool = True) -> Terms:
 
 
 _known = lru_cache(maxsize=1 << 14)(_terms)  # a proof's statements reread the same polynomials
+
+
+def _predicted(e: sympy.Expr) -> int:
+    """A bound on the terms of `e` expanded, capped past MAX_TERMS: a sum adds them, a
+    product multiplies them, the n-th power of k terms has at most C(k + n - 1, n)."""
+    if e.is_Add or e.is_Mul:
+        return min((sum if e.is_Add else prod)(map(_predicted, e.args)), MAX_TERMS + 1)
+    if e.is_Pow and e.exp.is_Integer and (n := int(e.exp)) > 1 and (k := _predicted(e.base)) > 1:
+        return comb(k + n - 1, n) if min(k - 1, n) < 64 else MAX_TERMS + 1
+    return 1
+
+
+def bits(value: object) -> int:
+    """The bits of an exact number (numerator and denominator); 0 for a polynomial."""
+    return value.numerator.bit_length() + value.denominator.bit_length() if isinstance(
+        value, Fraction) else 0
+
+
+def bounded(value: Fraction, power: int = 1) -> Fraction:
+    """`value ** power`, refused before it is made unless it has at most MAX_BITS bits:
+    a hostile point or polynomial asks for no unbounded work."""
+    if power * bits(value) > MAX_BITS:
+        raise KernelError(f"evaluating this makes a number of more than {MAX_BITS} bits")
+    return value**power
 
 
 def _monomial(factors: tuple[tuple[sympy.Symbol, int], ...]) -> str:
@@ -482,7 +511,7 @@ class World:
                 raise KernelError(f"evaluating the sums here takes more than {MAX_WORK} terms")
             at = {**env, f"#{found.bound}": Fraction(k)}
             if all(_holds(kind, self.of(p, at)) for p, kind in found.filters):
-                total += self.of(found.body, at)
+                total = bounded(total + self.of(found.body, at))
         return total
 
     def of(self, e: sympy.Expr, env: Mapping[str, Fraction] | None = None) -> Fraction:
@@ -490,8 +519,8 @@ class World:
         total = Fraction(0)
         for c, factors in _terms(e, "a polynomial"):
             for s, power in factors:
-                c *= self.value(s, env) ** power
-            total += c
+                c = bounded(c * bounded(self.value(s, env), power))
+            total = bounded(total + c)
         return total
 
     def vector(self, name: str) -> tuple[Fraction, ...]:

@@ -71,7 +71,9 @@ integrality); a counterexample must give naturals natural values.
   the statement, imported claims or not (label "start"). Not for an existential claim (a
   point refutes no "exists"), a statement about no run (`refute`), nor one whose starts are
   unknown (None: an instance of one that imports a claim, whose starts the substitution may
-  move).
+  move; or a used statement about runs that is none the kernel made or handed out: the
+  starts it states are its maker's word, and one that left a start out would refute a true
+  statement at a point no run reaches, red team adv32b O1).
 """
 
 from __future__ import annotations
@@ -288,15 +290,25 @@ def _public(st: Statement) -> Statement:
     (`_use`), so none may reach a caller, who could change it in place."""
     over = None if st.over is None else (*st.over[:3], _fresh(st.over[3]), st.over[4])  # type: ignore[arg-type]
     starts = None if st.starts is None else tuple((t, b, _fresh(c)) for t, b, c in st.starts)
-    return replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
-                   starts=starts)
+    out = replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
+                  starts=starts)
+    key = id(out)
+    _ISSUED[key] = weakref.ref(out, lambda _: _ISSUED.pop(key, None)), st  # type: ignore[misc]
+    return out
+
+
+_ISSUED: dict[int, tuple[weakref.ref[Statement], Statement]] = {}  # each statement `_public`
+# handed out, by identity, with the kernel's own (`_use`: its starts are the kernel's)
 
 
 def _use(u: object) -> tuple[Statement, Places | None]:
     """A used statement and, for the kernel's own (a Theorem's or a Stated's: validated when
-    made, never handed out), its `Places`; any other is rebuilt (`_statement`)."""
+    made, never handed out), its `Places`; for a statement it handed out (`_public`, by
+    identity), its own copy; any other is rebuilt (`_statement`)."""
     if type(u) in (Theorem, Stated) and u in _MADE:
         return _MADE[u]  # type: ignore[index]
+    if (issued := _ISSUED.get(id(u))) and issued[0]() is u:
+        return issued[1], None
     return _statement(u), None
 
 
@@ -315,19 +327,12 @@ def _statement(u: object) -> Statement:
             raise KernelError("used runs: expected (variable, base, step, update, constants)")
         over = (algebra.text(over[0], "used runs"), _run_terms(over[1]), _run_terms(over[2]),
                 _rels(over[3], "used runs"), _names(over[4], "used runs"))
-    starts = None if u.starts is None else tuple(
-        (algebra.text(t, "used start"), _run_terms(b), _rels(c, "used start")) for t, b, c in (
-            _triple(s) for s in algebra.items(u.starts, "used starts")))
-    return Statement(algebra.text(u.step, "used step"), hyps, origins,
-                     _rels((u.claim,), "used")[0], _names(u.naturals, "used naturals"),
-                     algebra.text(u.run, "used run"), _identifiers(u.exists, "used exists"),
-                     over, _identifiers(u.bound, "used bound"), u.runs is True, starts)
-
-
-def _triple(value: object) -> tuple[object, ...]:
-    if len(out := algebra.items(value, "used start")) != 3:
-        raise KernelError("used start: expected (counter, base, carried claims)")
-    return out
+    run = algebra.text(u.run, "used run")  # its starts, its maker's word, are not read
+    return Statement(algebra.text(u.step, "used step"), hyps, origins,  # (module doc, Starts)
+                     _rels((u.claim,), "used")[0], _names(u.naturals, "used naturals"), run,
+                     _identifiers(u.exists, "used exists"), over, _identifiers(
+                         u.bound, "used bound"), u.runs is True, None if (
+                         run or over or u.runs is True) else ())
 
 
 def _run_terms(value: object) -> tuple[tuple[str, object], ...]:

@@ -10,6 +10,7 @@ it would refute a theorem, or a statement at a state no run reaches.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 
 import pytest
@@ -168,17 +169,38 @@ def test_no_start_without_runs_with_an_instance_or_for_an_existential() -> None:
         kernel.refute_start(some, point(n=0))
 
 
-def test_a_used_statement_states_its_starts_in_exact_types() -> None:
-    """A statement built outside the kernel is read again field by field, its starts too."""
+def test_a_used_statement_about_runs_the_kernel_did_not_hand_out_has_unknown_starts() -> None:
+    """A statement built outside the kernel is read again field by field; its starts, its
+    maker's word, are not read: unknown when it speaks of runs, none when it does not."""
     built = Statement("built", PROGRESS.hypotheses, PROGRESS.origins, PROGRESS.claim,
                       PROGRESS.naturals, PROGRESS.run, over=PROGRESS.over, starts=[
                           ["t", (("w", ()),), []]])  # type: ignore[arg-type]
-    assert kernel.statement(using((), rel(WW, ">=", 1), (built,))).starts == PROGRESS.starts
-    unknown = Statement("built", (), (), PROGRESS.claim, NAT, runs=True, starts=None)
-    assert kernel.statement(using((), rel(WW, ">=", 1), (unknown,))).starts is None
-    bad = Statement("built", (), (), PROGRESS.claim, NAT, runs=True, starts=(("t", ()),))
-    with pytest.raises(KernelError, match="expected \\(counter, base, carried claims\\)"):
-        kernel.statement(using((), rel(WW, ">=", 1), (bad,)))
+    assert kernel.statement(using((), rel(WW, ">=", 1), (built,))).starts is None
+    assert kernel.statement(using((), rel(WW, ">=", 1), (PROGRESS,))).starts == PROGRESS.starts
+    flag = Statement("built", (), (), PROGRESS.claim, NAT, runs=True, starts=(("t", ()),))
+    assert kernel.statement(using((), rel(WW, ">=", 1), (flag,))).starts is None
+    plain = Statement("built", (), (), rel(g, ">=", 0), frozenset(), starts=(("t", (), ()),))
+    assert kernel.statement(using((), rel(WW, ">=", 1), (plain,))).starts == ()
+
+
+OTHER = kernel.statement(sequent((), rel(s, ">=", 0), Induction("n", {"s": sympy.Integer(0)}, {
+    "s": s + 1}), naturals=frozenset({"n"}), step="other"))  # true: s = n >= 0 on its runs
+
+
+def test_a_used_statement_that_leaves_out_its_start_refutes_no_true_step() -> None:
+    """Red team adv32b O1 (kern33): `progress` as a caller rebuilds it with `starts=()`
+    left its start out, so a point at `other`'s start alone, w = 1 there, refuted the TRUE
+    `t <= 0 |- <w,w> <= 0` (t = 0 on progress's runs, where w = w_0 = 0): a theorem refuted.
+    Its starts are now unknown, so no start refutes the step; with `progress` as the kernel
+    handed it out, w = 1 is no start."""
+    fake = dataclasses.replace(PROGRESS, starts=())
+    cex = point(0, w=(1,), n=0, s=0)
+    for uses, why in [((fake, OTHER), "whose starts are known"),
+                      ((PROGRESS, OTHER), "w is not its base's value")]:
+        step = sequent((rel(t, "<=", 0),), rel(WW, "<=", 0), naturals=frozenset({"t", "n"}),
+                       uses=uses, step="x")
+        with pytest.raises(KernelError, match=why):
+            kernel.refute_start(step, cex)
 
 
 @given(gv=st.integers(1, 4), u=st.integers(-3, 3), x=st.integers(-3, 3), yv=st.sampled_from(
