@@ -112,3 +112,31 @@ base = {{ w = "0*w" }}
 step = {{ w = "w + y*x" }}
 given = ["y*dot(w, x) <= 0"]
 """
+
+
+#: Red team 10's never-updating invariant `a` (`norm2(w) <= 0` over updates on
+#: `y<w, x> < 0`) carried by `b`, whose own invariant `t >= 0` holds everywhere: both are
+#: vacuous, `b` by `a`'s invariant, which its vacuity must name as `a`'s, not as its own
+#: (memb33: "norm2(w) <= 0 (the invariant)" of `b` read as `b`'s claim).
+CARRIES_NEVER_UPDATES = """title = "a carried invariant no update keeps"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "norm2(w) <= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0"]
+[[step]]
+id = "b"
+uses = ["a"]
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0"]
+"""
