@@ -1156,9 +1156,13 @@ def test_rows_where_the_counter_miscounts_are_left_out_of_the_verdict(tmp_path: 
     from verify.audit.report import to_json, to_text
 
     (tmp_path / "twice.toml").write_text(progress_bound(
-        "progress counted twice", 'k = "2*t", g = "gamma_u"'))
+        "progress counted twice", 'k = "2*t", g = "gamma_u"')
+        + '[[step]]\nid = "rests"\nuses = ["progress"]\nclaim = "dot(w, u) >= k*g"\n')
     audit = audit_proofs(tmp_path / "twice.toml", budget="small")
-    (progress,) = audit.proofs[0].steps
+    progress, rests = audit.proofs[0].steps
+    # a step resting on its claim reads the same runs' rows: those left out with them
+    assert rests.numeric is not None and not rests.finding
+    assert rests.numeric.miscounted == progress.miscounted
     assert progress.symbolic.status == "proved" and progress.numeric is not None
     assert progress.miscounted > 0 and not progress.finding
     assert progress.numeric.status == "held" and progress.numeric.violations == 0
