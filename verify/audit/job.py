@@ -166,6 +166,9 @@ class StepAudit:
     #: held read as checked); None when checked, nothing to check, or not checked on runs
     map_unchecked: str | None = None
     counter_unchecked: str | None = None
+    #: why its induction's constants that read quantities its runs do not hold fixed were
+    #: not checked to keep one value along them (adv32b O2; `membership.Unchecked`)
+    constants_unchecked: str | None = None
 
     @property
     def unmet_base(self) -> int:
@@ -599,7 +602,8 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 update_map=found.get(name + UPDATE_MAP) if name in found else None,
                 counter=found.get(name + COUNTER) if name in found else None,
                 map_unchecked=unchecked_because(step, name, found, plan.maps),
-                counter_unchecked=unchecked_because(step, name, found, plan.counters)))
+                counter_unchecked=unchecked_because(step, name, found, plan.counters),
+                constants_unchecked=unchecked_because(step, name, found, plan.constants)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -900,6 +904,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     bases: dict[str, str] = {}
     maps: dict[str, str] = {}
     counters: dict[str, str] = {}
+    constants: dict[str, str] = {}
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
@@ -916,6 +921,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         bases.update(part.bases)
         maps.update(part.maps)
         counters.update(part.counters)
+        constants.update(part.constants)
     single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
@@ -923,7 +929,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                       only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets, search, updates, bases, maps, counters)
+                 admitted.targets, search, updates, bases, maps, counters, constants)
 
 
 @dataclass(frozen=True)
@@ -943,6 +949,7 @@ class _Part:
     #: (`membership.Unchecked`)
     maps: Mapping[str, str] = field(default_factory=dict)
     counters: Mapping[str, str] = field(default_factory=dict)
+    constants: Mapping[str, str] = field(default_factory=dict)
 
 
 def _part(proof_id: str, proof: Proof, name: str, names: Naming,
@@ -962,6 +969,7 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     unbased: dict[str, str] = {}  # why an induction's base is not checked
     unmapped: dict[str, str] = {}  # why its step is not checked against its runs' updates
     uncounted: dict[str, str] = {}  # why its counter is not checked against their count
+    unfixed: dict[str, str] = {}  # why its constants are not checked to keep one value
     starts: dict[str, Judgement | str | None] = {}  # each induction's start, once (`started`)
     gaps: dict[tuple[str, str], Gaps] = {}  # its counter's and constants' gaps, once per rows
     for step in proof.steps:
@@ -983,10 +991,12 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
                 unmapped[step_name] = why.step
             if why.counter is not None:
                 uncounted[step_name] = why.counter
+            if why.constants is not None:
+                unfixed[step_name] = why.constants
         else:
             reasons[step_name] = reason
     return _Part(tuple(checks), reasons, updates=unchecked, bases=unbased, maps=unmapped,
-                 counters=uncounted)
+                 counters=uncounted, constants=unfixed)
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -1076,6 +1086,7 @@ class _Plan:
     #: (`membership.Unchecked`)
     maps: Mapping[str, str] = field(default_factory=dict)
     counters: Mapping[str, str] = field(default_factory=dict)
+    constants: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def total(self) -> int:

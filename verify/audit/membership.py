@@ -331,11 +331,19 @@ def on_its_runs(step: Step, check: Check, proof: Proof,
             _quantity(step.rule.variable, names) != check.kind.counter:  # else the count
         counted = ("its step is not checked against its runs' updates, so neither is that "
                    "its counter counts them")
+    constants = None
+    if isinstance(mapped, str) and (moving := fixed_gaps(step, proof, names, check.kind)):
+        named = ", ".join(c for c, _ in moving)
+        constants = (f"its step is not checked against its runs' updates, so its runs are not "
+                     f"known to be the algorithm's, and {named}, which read"
+                     f"{'s' * (len(moving) == 1)} quantities its runs do not hold fixed, "
+                     f"{'is' if len(moving) == 1 else 'are'} not checked to keep one value "
+                     "along them")
     updates = updates_check(step, stated[step.id], proof, names, check)
     if isinstance(updates, Check):
         made.append(updates)
     return tuple(made), Unchecked(*(r if isinstance(r, str) else None
-                                    for r in (base, updates, mapped, counted)))
+                                    for r in (base, updates, mapped, counted, constants)))
 
 
 class Unchecked(NamedTuple):
@@ -347,6 +355,7 @@ class Unchecked(NamedTuple):
     updates: str | None = None
     step: str | None = None
     counter: str | None = None
+    constants: str | None = None
 
 
 def unchecked(step: Step, name: str, found: Mapping[str, NumericVerdict],
@@ -473,15 +482,16 @@ def fixed_gaps(step: Step, proof: Proof, names: Naming, kind: RunKind
     vector the squared norm of it), over the quantities and their `FIRST` copies, 0 exactly
     where it has its first row's value (adv32b O2: a constant bound to a quantity that
     varies along a run was read as a constant, a verdict resting on it). A constant bound
-    to a [define]d name is not checked; nor is any for another step."""
+    to a [define]d name is not checked; nor is a family (each run's whole, one per run),
+    nor any constant of another step."""
     from proofs.language.terms import Vec, norm2
 
     if not isinstance(step.rule, Induction):
         return ()
     out = []
     for c in step.rule.constants:
-        if c in names.defined or c in step.rule.moving_constants():
-            continue
+        if c in names.defined or c in step.rule.moving_constants() or c in proof.indexed:
+            continue  # a family denotes its run's whole (dataset, history): one per run
         term: Vec | sympy.Expr
         if c in proof.vectors:
             term = Vec(dict(names.vectors[c])) if c in names.vectors else Vec.named(c)

@@ -115,6 +115,8 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                        if audit.map_unchecked is not None else {}),
                     **({"counter_unchecked": audit.counter_unchecked}
                        if audit.counter_unchecked is not None else {}),
+                    **({"constants_unchecked": audit.constants_unchecked}
+                       if audit.constants_unchecked is not None else {}),
                     **({"update_facts_unchecked": audit.updates_unchecked}
                        if audit.updates_unchecked is not None else {}),
                     **({"base": {"starts": audit.starts, "unmet": audit.unmet_base,
@@ -358,7 +360,7 @@ def to_text(audit: Audit) -> str:
                      + unmet_lines(audit) + unchecked_update_lines(audit)
                      + map_lines(audit) + unchecked_map_lines(audit)
                      + counter_lines(audit) + unchecked_counter_lines(audit)
-                     + constant_lines(audit)
+                     + constant_lines(audit) + unchecked_constant_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -460,6 +462,15 @@ def unchecked_counter_lines(audit: Audit) -> list[str]:
         "counter not checked on runs (each induction's claim is about its runs' states after "
         "as many updates as its counter says; nothing checked that its counter counts these "
         "runs' updates, so its verdict on them holds of its runs only if it does):"))
+
+
+def unchecked_constant_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose constants were not checked to keep one value
+    along them (`StepAudit.constants_unchecked`), one line per proof and reason."""
+    return _unchecked_lines(audit, lambda s: s.constants_unchecked, (
+        "constants not checked on runs (each induction's claim is about runs along which its "
+        "constants keep one value; nothing checked that these do, so its verdict on them "
+        "holds of its runs only if they do):"))
 
 
 def constant_lines(audit: Audit) -> list[str]:

@@ -1248,3 +1248,9 @@ def test_a_step_or_counter_left_unchecked_is_said_beside_a_verdict_that_held(
     (tmp_path / "count.toml").write_text(STEP_OF_AN_EXPRESSION.format(counter='k = "t"'))
     (counted,) = audit_proofs(tmp_path / "count.toml", budget="small").proofs[0].steps
     assert counted.map_unchecked is not None and counted.counter_unchecked is None
+    assert norm.constants_unchecked is None  # R2 is the runs' own, fixed along each
+    (tmp_path / "moving.toml").write_text(STEP_OF_AN_EXPRESSION.format(
+        counter='k = "t", R2 = "norm2(x)"'))
+    (moving,) = audit_proofs(tmp_path / "moving.toml", budget="small").proofs[0].steps
+    assert moving.constants_unchecked is not None and ", and R2, which reads quantities its " \
+        "runs do not hold fixed, is not checked to keep one value" in moving.constants_unchecked
