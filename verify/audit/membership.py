@@ -112,8 +112,9 @@ def caveat(audit: Audited) -> str:
         return ("its induction is proved, so these runs are not the runs it is about: "
                 "under the [numeric] names, a run's start, its update, an update fact or "
                 f"its count of updates differs from the induction's base, step, given or "
-                f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
-                "runs, the binding of names or the evaluation of the instances)")
+                f"counter {counter}, or one of its constants changes along it (or a trusted "
+                "part is wrong: the kernel, the exact runs, the binding of names or the "
+                "evaluation of the instances)")
     checked = []
     if audit.updates is not None:
         checked.append("the update facts, at each update of these runs, " + (
