@@ -50,17 +50,36 @@ Progress = Callable[[int, int, Step], None]
 VACUITY_SHARE = 0.2  # of a step's search budget, for looking for contradictory hypotheses
 VACUOUS_HYPOTHESES = "the hypotheses are contradictory"
 #: An induction's vacuity judgement is its update step's (`contradiction`), whose hypotheses
-#: are the step's with the invariant and the update facts: they may contradict where the
-#: step's own do not (updating on y<w, x> < 0 while the invariant says w = 0).
-#: What such a step then claims is at most its invariant at the start state: nothing at all
-#: when the step's own hypotheses already contradict (review 11: `given = ["a >= 1",
-#: "a <= 0"]` read as claiming the base), which this certificate does not tell apart.
-VACUOUS_UPDATE_HEAD = ("the update step's hypotheses (the step's, the invariant and the "
-                       "update facts) are contradictory")
-VACUOUS_UPDATE_TAIL = ("no update leaves a state where the invariant holds, so the step claims "
-                       "at most the invariant at the start state (nothing, if its own "
-                       "hypotheses contradict)")
-VACUOUS_UPDATE = f"{VACUOUS_UPDATE_HEAD}: {VACUOUS_UPDATE_TAIL}"
+#: are the step's with its invariant, the invariants it carries and the update facts: they
+#: may contradict where the step's own do not (updating on y<w, x> < 0 while the invariant
+#: says w = 0). What such a step then claims is at most its invariant at the start state:
+#: nothing at all when the step's own hypotheses already contradict (review 11: `given =
+#: ["a >= 1", "a <= 0"]` read as claiming the base), which this certificate does not tell
+#: apart. Each invariant is named as whose it is (`vacuous_update`; memb33: a carried
+#: invariant was "the invariant", read as the step's own).
+VACUOUS_UPDATE_CLAIMS = ("so the step claims at most its invariant at the start state "
+                         "(nothing, if its own hypotheses contradict)")
+
+
+def vacuous_update(carried: Sequence[str], together: str = "",
+                   read: Sequence[str] = ()) -> str:
+    """Why an induction whose update step's hypotheses contradict is vacuous, naming its
+    own invariant and those it carries (`carried`: the ids of the inductions whose
+    invariants they are): `together`, the hypotheses the certificate reads, as written and
+    with where each comes from (`contradicting`), and `read`, the invariants among them
+    (`its invariant`, `the invariant of a`); without `together`, said of them all."""
+    kinds = ["the step's", "its invariant", *([
+        f"the invariant{'s' * (len(carried) > 1)} of {', '.join(carried)} it carries"]
+        if carried else [])]
+    head = (f"the update step's hypotheses ({', '.join(kinds)} and the update facts) are "
+            "contradictory")
+    if not together:
+        read = ["its invariant", *(f"the invariant of {c}" for c in carried)]
+    where = ("no update leaves a state where " + " and ".join(read)
+             + (" hold" if len(read) > 1 else " holds") if read
+             else "no update leaves any state")
+    return f"{head}: {together}; {where}, {VACUOUS_UPDATE_CLAIMS}" if together else \
+        f"{head}: {where}, {VACUOUS_UPDATE_CLAIMS}"
 REFUTATION_SHARE = 0.5  # of its budget, for a goal left unknown: the negated claim against it
 Stored = Store | Literal["shipped"] | None
 """Which certificate store a check consults: "shipped" the package's (`verify.store`), a
@@ -172,6 +191,10 @@ class StepReport:
     run: tuple[Counterexample, ...] = ()  # an induction refuted by a run: its states
     run_from: str = ""  # ... made from the point of this judgement (its label)
     start: Counterexample | None = None  # refuted at the start of its runs (`_by_start`)
+    #: an induction's carried invariants: the ids of the used inductions over its runs whose
+    #: claims the kernel carries, in the kernel's order (`_carried_ids`), so that its vacuity
+    #: names each by whose it is
+    carried: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         # a message names sums as a proof file writes them, never by the kernel's `#1`
@@ -201,8 +224,10 @@ class StepReport:
             together = (" and ".join(filter(None, [", ".join(named[:-1]), *named[-1:]]))
                         + (" cannot hold together" if len(named) > 1 else " cannot hold"))
             if type(self.step.rule) is Induction:
-                return (f"{VACUOUS_UPDATE_HEAD}: {together}; {VACUOUS_UPDATE_TAIL}" if named
-                        else VACUOUS_UPDATE)
+                read = [where.removesuffix(" it carries") for _, where in self.contradictory
+                        if where == "its invariant" or where.startswith("the invariant of ")]
+                return vacuous_update(self.carried, together if named else "",
+                                      list(dict.fromkeys(read)))
             return f"{VACUOUS_HYPOTHESES}: {together}" if named else VACUOUS_HYPOTHESES
         return ("no run leaves its start state: the update facts fail there, so the "
                 "invariant is claimed after 0 updates only")
@@ -214,7 +239,8 @@ class StepReport:
         the certificate, which reads no other); none unless `vacuity` is set."""
         if self.vacuity is None or not self.goals:
             return ()
-        return contradicting([g.goal for g in self.goals], self.vacuity, self.statement)
+        return contradicting([g.goal for g in self.goals], self.vacuity, self.statement,
+                             self.carried)
 
     @property
     def statement_text(self) -> str:
@@ -1186,7 +1212,8 @@ def _conclude(proof: Proof, step: Step, seq: kernel.Sequent, stated: kernel.Stat
     message = reports[0].verdict.message if len(reports) == 1 else (
         f"{len(reports)} judgements proved: " + ", ".join(r.goal.label for r in reports))
     report = StepReport(step, message, perf_counter() - start, tuple(reports), stated,
-                        theorem=theorem, vacuity=vacuity, stuck=stuck, satisfied=satisfied)
+                        theorem=theorem, vacuity=vacuity, stuck=stuck, satisfied=satisfied,
+                        carried=_carried_ids(seq, stated))
     if report.vacuity_reason is not None:
         report = replace(report, message=f"VACUOUS: {report.vacuity_reason}; {message}")
     return report
@@ -1209,13 +1236,14 @@ def contradiction(goals: Sequence[Obligation]) -> Judgement:
 
 #: Where a hypothesis of a vacuity judgement comes from, in words, by its mark in the
 #: obligation (`kernel.Obligation.origins`); `inherited` and `claim` name the used step.
-_FROM = {"": "given", "condition": "a division's condition", "invariant": "the invariant",
+_FROM = {"": "given", "condition": "a division's condition", "invariant": "its invariant",
          "update": "an update fact", "lemma": "a one-update lemma",
          "sum": "an identity of its sums", "named": "a named vector sum's definition"}
 
 
 def contradicting(goals: Sequence[Obligation], certificate: Certificate,
-                  stated: kernel.Statement | None) -> tuple[tuple[str, str], ...]:
+                  stated: kernel.Statement | None, carried: Sequence[str] = ()
+                  ) -> tuple[tuple[str, str], ...]:
     """The hypotheses of `contradiction(goals)` that `certificate` (its kernel-checked
     evidence) reads, in order: each as written with where it comes from (`given`, `a
     hypothesis of c` or `c's claim` for what the used step c brought, `t is natural`, ...).
@@ -1242,9 +1270,32 @@ def contradicting(goals: Sequence[Obligation], certificate: Certificate,
                   and at < len(stated.hypotheses) else "")
         where = (f"a hypothesis of {origin}" if mark == "inherited" and origin else
                  f"{origin}'s claim" if mark == "claim" and origin else
-                 f"{fact.expr} is natural" if mark == "natural" else _FROM.get(mark, mark))
+                 f"{fact.expr} is natural" if mark == "natural" else
+                 _invariant(at, stated, carried) if mark == "invariant" else
+                 _FROM.get(mark, mark))
         found.append((readable(text), where))
     return tuple(found)
+
+
+def _invariant(at: int | None, stated: kernel.Statement | None, carried: Sequence[str]
+               ) -> str:
+    """Whose invariant the hypothesis written at `at` of an induction's update step is: the
+    kernel writes its hypotheses, the natural counter, its own invariant, then the carried
+    ones in order (`kernel.rules._obligations_of`), and marks both kinds `invariant`."""
+    if at is None or stated is None or at <= len(stated.hypotheses) + 1 or not carried:
+        return "its invariant"
+    k = at - len(stated.hypotheses) - 2
+    return f"the invariant of {carried[k]} it carries" if k < len(carried) else \
+        "an invariant it carries"
+
+
+def _carried_ids(seq: kernel.Sequent, stated: kernel.Statement) -> tuple[str, ...]:
+    """The ids of the used inductions whose invariants the kernel carries along `seq`'s
+    runs (those over the same runs, `kernel.rules._carried`), in its order."""
+    if stated.over is None:
+        return ()
+    used = [getattr(u, "statement", u) for u in seq.uses]  # a Theorem, Stated or Statement
+    return tuple(u.step for u in used if u.over == stated.over)
 
 
 def at_start(seq: kernel.Sequent, stated: kernel.Statement) -> Judgement | None:

@@ -112,3 +112,79 @@ base = {{ w = "0*w" }}
 step = {{ w = "w + y*x" }}
 given = ["y*dot(w, x) <= 0"]
 """
+
+
+#: Red team 10's never-updating invariant `a` (`norm2(w) <= 0` over updates on
+#: `y<w, x> < 0`) carried by `b`, whose own invariant `t >= 0` holds everywhere: both are
+#: vacuous, `b` by `a`'s invariant, which its vacuity must name as `a`'s, not as its own
+#: (memb33: "norm2(w) <= 0 (the invariant)" of `b` read as `b`'s claim).
+CARRIES_NEVER_UPDATES = """title = "a carried invariant no update keeps"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[[step]]
+id = "a"
+claim = "norm2(w) <= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0"]
+[[step]]
+id = "b"
+uses = ["a"]
+claim = "t >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) < 0"]
+"""
+
+
+def progress_bound(title: str, names: str) -> str:
+    """Novikoff's progress induction `dot(w, u) >= k*g` over online runs (proved), its
+    counter `k` and margin `g` bound by `names` (the `[numeric] names` table's inside):
+    bound to `2*t` the counter miscounts (memb33 open end 1), bound to the example's own
+    margin `y*dot(u, x)` the constant `g` varies along a run (adv32b O2)."""
+    return f"""title = "{title}"
+vectors = ["w", "x", "u"]
+scalars = ["y", "k", "g"]
+naturals = ["k"]
+[numeric]
+run = "online"
+names = {{ {names} }}
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= k*g"
+[step.induction]
+variable = "k"
+base = {{ w = "0*w" }}
+step = {{ w = "w + y*x" }}
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g"]
+"""
+
+
+#: An induction whose iterated vector `v` is bound to an expression (`2*w`) and whose step
+#: `v - 2*y*x` is not the runs' update (refuted): its step has no `_next` form to check, so
+#: "runs: held" stood beside the refutation with nothing said (memb33 open end 2);
+#: `{counter}` is the `[numeric] names` entry of its counter `k`.
+STEP_OF_AN_EXPRESSION = """title = "an iterated name bound to an expression"
+vectors = ["v", "x"]
+scalars = ["y", "k", "R2"]
+naturals = ["k"]
+[numeric]
+run = "online"
+names = {{ v = "2*w", {counter} }}
+[[step]]
+id = "norm"
+given = ["R2 >= 0"]
+claim = "norm2(v) <= 4*k*R2"
+[step.induction]
+variable = "k"
+base = {{ v = "0*v" }}
+step = {{ v = "v - 2*y*x" }}
+given = ["y*dot(v, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
+constants = ["R2"]
+"""

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from cases.inductions import NEVER_UPDATES
+from cases.inductions import CARRIES_NEVER_UPDATES, NEVER_UPDATES
 from cases.vacuity import TWO_CASES
 
 from proofs.proof_file import parse_proof
@@ -111,11 +111,33 @@ def test_an_induction_names_the_invariant_and_update_facts() -> None:
     """Red team 10's induction: the invariant |w|^2 <= 0 with an update on y<w, x> < 0."""
     (report,) = _check(NEVER_UPDATES).steps
     assert report.vacuous
-    assert ("norm2(w) <= 0", "the invariant") in report.contradictory
+    assert ("norm2(w) <= 0", "its invariant") in report.contradictory
     assert ("y*dot(w, x) < 0", "an update fact") in report.contradictory
     assert report.vacuity_reason is not None
-    assert ("norm2(w) <= 0 (the invariant)" in report.vacuity_reason
+    assert ("norm2(w) <= 0 (its invariant)" in report.vacuity_reason
+            and "no update leaves a state where its invariant holds, so the step claims at "
+            "most its invariant at the start state" in report.vacuity_reason
             and report.vacuity_reason.endswith("(nothing, if its own hypotheses contradict)"))
+
+
+def test_a_carried_invariant_that_makes_an_induction_vacuous_is_named_as_the_carried() -> None:
+    """memb33: `b` (`t >= 0`) carries `a`'s invariant `norm2(w) <= 0`, which no update on
+    y<w, x> < 0 keeps; `b`'s vacuity read "norm2(w) <= 0 (the invariant) ... no update leaves
+    a state where the invariant holds, so the step claims at most the invariant at the start
+    state", as if `norm2(w) <= 0` were `b`'s own claim. It now names whose invariant each
+    is: `a`'s, which `b` carries, makes `b` claim its own at the start state only."""
+    a, b = _check(CARRIES_NEVER_UPDATES).steps
+    assert a.vacuous and b.vacuous
+    assert ("norm2(w) <= 0", "the invariant of a it carries") in b.contradictory
+    assert not any(where == "its invariant" for _, where in b.contradictory)
+    assert b.vacuity_reason is not None
+    assert b.vacuity_reason.startswith(
+        "the update step's hypotheses (the step's, its invariant, the invariant of a it "
+        "carries and the update facts) are contradictory: ")
+    assert "norm2(w) <= 0 (the invariant of a it carries)" in b.vacuity_reason
+    assert ("no update leaves a state where the invariant of a holds, so the step claims at "
+            "most its invariant at the start state") in b.vacuity_reason
+    assert ("norm2(w) <= 0", "its invariant") in a.contradictory
 
 
 def test_every_output_names_them_and_the_summary_counts_it(

@@ -46,6 +46,7 @@ from verify.audit.membership import (
     TRUE,
     UPDATE_MAP,
     UPDATES,
+    Gaps,
     base_unchecked,
     carried,
     caveat,
@@ -57,6 +58,7 @@ from verify.audit.membership import (
     updates_unchecked,
     with_carried,
 )
+from verify.audit.membership import unchecked as unchecked_because
 from verify.audit.targets import (
     DATA_SOURCE,
     FAULTS,
@@ -161,6 +163,15 @@ class StepAudit:
     #: (`membership.counter_check`): `vacuous` the rows where it is not that count (red
     #: team 30 A6); None when not checked (or the counter is that count by its name)
     counter: NumericVerdict | None = None
+    #: why its induction's step was not checked against the updates of the runs it was
+    #: checked on, and why its counter was not checked against their count of updates
+    #: (`membership.Unchecked`; memb33: said by a violation's caveat only, so a verdict that
+    #: held read as checked); None when checked, nothing to check, or not checked on runs
+    map_unchecked: str | None = None
+    counter_unchecked: str | None = None
+    #: why its induction's constants that read quantities its runs do not hold fixed were
+    #: not checked to keep one value along them (adv32b O2; `membership.Unchecked`)
+    constants_unchecked: str | None = None
 
     @property
     def unmet_base(self) -> int:
@@ -184,6 +195,29 @@ class StepAudit:
         """At how many rows of its runs its induction's counter is not the run's count of
         updates (red team 30 A6: a counter bound to `2*t`)."""
         return self.counter.vacuous if self.counter is not None else 0
+
+    @property
+    def varied(self) -> tuple[str, ...]:
+        """The constants of its induction that take another value along some of its runs
+        than at their first row (adv32b O2: a constant bound to a quantity that varies
+        along a run); none for a step that is no induction."""
+        return (self.numeric.varied if self.numeric is not None
+                and isinstance(self.step.rule, Induction) else ())
+
+    @property
+    def misbound(self) -> str | None:
+        """Why its runs' rows were checked at a binding of its names other than the
+        proof's, so that the audit could not check it on the runs it speaks of (its proof is
+        then incomplete): its runs update otherwise than its induction's step (newcomer 32
+        N6), its counter is not their count of updates (memb33), or its constants change
+        along them (adv32b O2); None when none of these."""
+        if self.unmet_map:
+            return "its runs update otherwise than its step"
+        if self.miscounted:
+            return "its counter is not its runs' count of updates"
+        if self.varied:
+            return f"its constants {', '.join(self.varied)} change along its runs"
+        return None
 
     @property
     def unmet_updates(self) -> int:
@@ -276,11 +310,13 @@ class ProofAudit:
         files or its algorithm not made: `unmade`, violations its runs found that the kernel
         confirmed none of: `unconfirmed`, or runs that update otherwise than an induction's
         step: `StepAudit.unmet_map`, runs of another algorithm than the one it proves things
-        of, on which it was checked at their starts only; newcomer 32 N6, red team 9)."""
+        of, on which it was checked at their starts only; newcomer 32 N6, red team 9; or
+        whose counter is not their count of updates, or along which a constant changes:
+        `StepAudit.misbound`)."""
         if any(s.finding for s in self.steps):
             return "has-findings"
         if all(s.symbolic.status == "proved" for s in self.steps) and not (
-                self.unmade or self.unconfirmed or any(s.unmet_map for s in self.steps)):
+                self.unmade or self.unconfirmed or any(s.misbound for s in self.steps)):
             return "verified"
         return "incomplete"
 
@@ -371,8 +407,8 @@ class Audit:
                     p.status != "verified":
                 steps = [f"{s.step.id} ({_verdict(s)})" for s in p.steps
                          if s.finding or s.symbolic.status != "proved"]
-                steps += [f"{s.step.id} (its runs update otherwise than its step)"
-                          for s in p.steps if s.unmet_map and not s.finding
+                steps += [f"{s.step.id} ({s.misbound})"
+                          for s in p.steps if s.misbound and not s.finding
                           and s.symbolic.status == "proved"]
                 steps += [f"runs not made ({each.line})" for each in p.unmade]
                 steps += [f"violations on runs not confirmed ({line})" for line in p.unconfirmed]
@@ -579,7 +615,10 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
                 base=started_at(found.get(name + BASE)) if name in numeric else None,
                 base_unchecked=base_unchecked(step, name, found, plan.bases, unchecked),
                 update_map=found.get(name + UPDATE_MAP) if name in found else None,
-                counter=found.get(name + COUNTER) if name in found else None))
+                counter=found.get(name + COUNTER) if name in found else None,
+                map_unchecked=unchecked_because(step, name, found, plan.maps),
+                counter_unchecked=unchecked_because(step, name, found, plan.counters),
+                constants_unchecked=unchecked_because(step, name, found, plan.constants)))
             for step, report in zip(proof.steps, reports[proof_id], strict=True)
         ))
         algorithm = proof.numeric.algorithm if proof.numeric is not None else None
@@ -889,6 +928,9 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
     reasons: dict[str, str] = {}
     updates: dict[str, str] = {}
     bases: dict[str, str] = {}
+    maps: dict[str, str] = {}
+    counters: dict[str, str] = {}
+    constants: dict[str, str] = {}
     errors: list[str] = []
     proofs = dict(admitted.proofs)
     for proof_id, proof in admitted.proofs.items():
@@ -909,6 +951,9 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
         reasons.update(part.reasons)
         updates.update(part.updates)
         bases.update(part.bases)
+        maps.update(part.maps)
+        counters.update(part.counters)
+        constants.update(part.constants)
     single = {c.kind.passes for c in checks}
     shards = budget_shards(BUDGETS[budget], seed, passes=True in single,
                            runs=False in single) if checks else ()
@@ -916,7 +961,7 @@ def _plan(admitted: _Admitted, budget: str, seed: int, guard: float | None,
                       only=frozenset({proof_id}), work=estimate(DATA_SOURCE, len(found)))
                 for proof_id, found in admitted.data.items() if found and proof_id in proofs)
     return _Plan(proofs, tuple(checks), (*shards, *own), guard, reasons, errors,
-                 admitted.targets, search, updates, bases,
+                 admitted.targets, search, updates, bases, maps, counters, constants,
                  {proof_id: found for proof_id, found in read.items() if proof_id in proofs})
 
 
@@ -933,6 +978,11 @@ class _Part:
     updates: Mapping[str, str] = field(default_factory=dict)
     #: why a checked induction's base is not checked on its runs (`membership.started`)
     bases: Mapping[str, str] = field(default_factory=dict)
+    #: why a checked induction's step and counter are not checked on its runs
+    #: (`membership.Unchecked`)
+    maps: Mapping[str, str] = field(default_factory=dict)
+    counters: Mapping[str, str] = field(default_factory=dict)
+    constants: Mapping[str, str] = field(default_factory=dict)
 
 
 #: The kernel's reading of each step of a proof, by step (`verify.proof_checker.readings`).
@@ -971,7 +1021,11 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
     reasons: dict[str, str] = {}
     unchecked: dict[str, str] = {}  # why an induction's update facts are not checked
     unbased: dict[str, str] = {}  # why an induction's base is not checked
+    unmapped: dict[str, str] = {}  # why its step is not checked against its runs' updates
+    uncounted: dict[str, str] = {}  # why its counter is not checked against their count
+    unfixed: dict[str, str] = {}  # why its constants are not checked to keep one value
     starts: dict[str, Judgement | str | None] = {}  # each induction's start, once (`started`)
+    gaps: dict[tuple[str, str], Gaps] = {}  # its counter's and constants' gaps, once per rows
     for step in proof.steps:
         step_name = f"{proof_id}/{step.id}"
         if (algorithm := proof.numeric.algorithm) in unusable:
@@ -981,15 +1035,22 @@ def _part(proof_id: str, proof: Proof, name: str, names: Naming,
         reason, check = _check(step_name, proof, with_carried(stated, step), names, plugins,
                                carried(stated, step))
         if check is not None:
-            made, base, updates = on_its_runs(step, check, proof, stated, names, starts)
+            made, why = on_its_runs(step, check, proof, stated, names, starts, gaps)
             checks.extend(made)
-            if base is not None:
-                unbased[step_name] = base
-            if updates is not None:
-                unchecked[step_name] = updates
+            if why.base is not None:
+                unbased[step_name] = why.base
+            if why.updates is not None:
+                unchecked[step_name] = why.updates
+            if why.step is not None:
+                unmapped[step_name] = why.step
+            if why.counter is not None:
+                uncounted[step_name] = why.counter
+            if why.constants is not None:
+                unfixed[step_name] = why.constants
         else:
             reasons[step_name] = reason
-    return _Part(tuple(checks), reasons, updates=unchecked, bases=unbased)
+    return _Part(tuple(checks), reasons, updates=unchecked, bases=unbased, maps=unmapped,
+                 counters=uncounted, constants=unfixed)
 
 
 _Worked = tuple[_Part, tuple[StepReport, ...] | None]
@@ -1078,6 +1139,11 @@ class _Plan:
     updates: Mapping[str, str] = field(default_factory=dict)
     #: why a checked induction's base is not checked on its runs (`membership.started`)
     bases: Mapping[str, str] = field(default_factory=dict)
+    #: why a checked induction's step and counter are not checked on its runs
+    #: (`membership.Unchecked`)
+    maps: Mapping[str, str] = field(default_factory=dict)
+    counters: Mapping[str, str] = field(default_factory=dict)
+    constants: Mapping[str, str] = field(default_factory=dict)
     #: the kernel's readings of each proof's steps (`_readings`), which its symbolic check
     #: in this process decides from (`_symbolic`): kernel values, never sent to a worker
     read: Mapping[str, Readings] = field(default_factory=dict, repr=False)

@@ -38,19 +38,20 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Protocol, TypeVar
+from typing import NamedTuple, Protocol, TypeVar
 
 import sympy
 
-from proofs.language.terms import gram_pair
+from proofs.language.terms import gram, gram_pair
 from proofs.step import Induction, Proof, Step
 from verify import kernel
 from verify.kernel import Judgement
 from verify.numeric.algorithms import naming
 from verify.numeric.campaign import Check
-from verify.numeric.instances import NumericVerdict
+from verify.numeric.instances import FIRST, NumericVerdict, first_of
 from verify.proof_checker import StepReport, terms
 from verify.runs.naming import Defined, Naming, binding_of, on_runs, sorts
+from verify.runs.quantity import RunKind
 
 
 class Audited(Protocol):
@@ -103,15 +104,17 @@ def caveat(audit: Audited) -> str:
     runs (`StepAudit.off_runs`: the induction itself, or a step importing its claim), in
     words that claim nothing unchecked, as every output prints it."""
     if audit.runs_of and not isinstance(audit.step.rule, Induction):
-        return rests_on(audit.runs_of, audit.numeric.outside if audit.numeric else 0,
-                        audit.numeric.past_unmet if audit.numeric else 0)
+        verdict = audit.numeric or NumericVerdict.empty()
+        return rests_on(audit.runs_of, verdict.outside, verdict.past_unmet, verdict.varying,
+                        verdict.miscounted)
     counter = audit.step.rule.variable  # type: ignore[union-attr]  # an Induction here
     if audit.symbolic.status == "proved":
         return ("its induction is proved, so these runs are not the runs it is about: "
                 "under the [numeric] names, a run's start, its update, an update fact or "
                 f"its count of updates differs from the induction's base, step, given or "
-                f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
-                "runs, the binding of names or the evaluation of the instances)")
+                f"counter {counter}, or one of its constants changes along it (or a trusted "
+                "part is wrong: the kernel, the exact runs, the binding of names or the "
+                "evaluation of the instances)")
     # each check one item, what it found after a colon, the items apart by semicolons
     # (newcomer 34 N7: run together by "and", the update facts read as failing "them and
     # the base")
@@ -134,8 +137,12 @@ def caveat(audit: Audited) -> str:
     if audit.counter is not None:  # red team 30 A6
         checked.append(f"the counter {counter} at each of the {audit.counter.instances} "
                        "rows: " + (f"not the run's count of updates at {audit.miscounted} "
-                                   "of them" if audit.miscounted
+                                   "of them (those rows are left out)" if audit.miscounted
                                    else "the run's count of updates at each"))
+    if audit.numeric is not None and audit.numeric.varied:  # adv32b O2
+        checked.append("that its constants keep one value along these runs: "
+                       f"{', '.join(audit.numeric.varied)} do not (the rows of those runs "
+                       "from its change on are left out)")
     said = ("the audit does not check that they do" if not checked else
             f"the audit checks only these: {'; '.join(checked)}")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
@@ -145,7 +152,8 @@ def caveat(audit: Audited) -> str:
             f"step, given and counter {counter}, under the [numeric] names): {said}")
 
 
-def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
+def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: int = 0,
+             miscounted: int = 0) -> str:
     """The caveat of a violation of a step that imports the claims of `inductions`: its
     statement holds at the states of their runs only, and a row is one only if its run
     starts, updates and meets the update facts as each says (red team 30: `t >= 0 [b] |- t
@@ -153,7 +161,8 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
     y*dot(w, x) <= -1, rows of none of b's runs, and nothing said so). `outside`: how many
     of the step's rows were left out as rows of runs none of theirs (their bases failed);
     `past`: how many as rows of runs after an update that failed an update fact or moved
-    otherwise than an induction's step."""
+    otherwise than an induction's step; `varying` and `miscounted`: past a change of an
+    induction's constant, and where its counter is not the run's count of updates."""
     said = []
     for ind in inductions:
         if ind.base is None:
@@ -186,7 +195,12 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
                 "these runs"))
         if ind.counter is not None and ind.miscounted:  # red team 30 A6
             said.append(f"{ind.step.id}'s counter is not the run's count of updates at "
-                        f"{ind.miscounted} of {ind.counter.instances} rows of these runs")
+                        f"{ind.miscounted} of {ind.counter.instances} rows of these runs "
+                        "(those rows are left out where this step's rows make it)")
+        if ind.numeric is not None and ind.numeric.varied:  # adv32b O2
+            said.append(f"{ind.step.id}'s constants {', '.join(ind.numeric.varied)} change "
+                        "along some of these runs (their rows from there on are left out "
+                        "where this step's rows make them)")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
             broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
                       "rows of these runs" if kept.numeric is not None
@@ -203,7 +217,11 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
             + (f"; the {outside} rows of this step on runs whose start is not a base are left "
                "out" if outside else "")
             + (f"; the {past} rows of this step on runs after an update that fails an update "
-               "fact or moves otherwise than the step are left out" if past else ""))
+               "fact or moves otherwise than the step are left out" if past else "")
+            + (f"; the {varying} rows of this step on runs past a change of an induction's "
+               "constant are left out" if varying else "")
+            + (f"; the {miscounted} rows of this step where an induction's counter is not the "
+               "run's count of updates are left out" if miscounted else ""))
 
 
 def resting(steps: Sequence[A]) -> tuple[A, ...]:
@@ -237,6 +255,15 @@ def not_its_runs(step: A) -> A:
             f"every run it was checked on starts elsewhere than {whose} (under the [numeric] "
             f"names): none of their {numeric.outside} rows is a state of the runs its "
             "statement speaks of"))
+    left = numeric.past_unmet + numeric.varying + numeric.miscounted if numeric else 0
+    if numeric is not None and left and not numeric.instances:  # memb33
+        return replace(step, numeric=None, reason=(
+            f"every row of the runs it was checked on was left out ({numeric.outside} off a "
+            f"base, {numeric.past_unmet} past an update that fails an induction's update "
+            f"facts or step, {numeric.varying} past a change of an induction's constant, "
+            f"{numeric.miscounted} where an induction's counter is not the run's count of "
+            "updates; under the [numeric] names): none is a state of the runs its statement "
+            "speaks of"))
     return step
 
 
@@ -275,38 +302,81 @@ def base_unchecked(step: Step, name: str, found: Mapping[str, NumericVerdict],
                        "known to be a run's start")
 
 
+#: Each induction's counter gap and constants' gaps on a row set, by (induction, row set):
+#: made once per proof (`_membership`), read by the checks of its steps (`started`).
+Gaps = tuple[sympy.Expr | None, tuple[tuple[str, sympy.Expr], ...]]
+
+
 def on_its_runs(step: Step, check: Check, proof: Proof,
                 stated: Mapping[str, kernel.Statement | None], names: Naming,
-                starts: dict[str, Judgement | str | None]
-                ) -> tuple[tuple[Check, ...], str | None, str | None]:
+                starts: dict[str, Judgement | str | None],
+                gaps: dict[tuple[str, str], Gaps] | None = None
+                ) -> tuple[tuple[Check, ...], Unchecked]:
     """`step`'s check on runs (`check`) limited to the runs its statement speaks of
-    (`started`: starts, and the update-facts and update-map checks whose failing updates
-    leave rows out), then, for an induction, the checks of those runs: its base, its step
-    and, where the step is checked, its counter, its update facts (in this order); with why
-    its base and why its update facts are not checked (None: checked, or no induction).
-    Why the step or the counter is not checked is said by the caveat only, which names what
-    the audit checks of the runs (`caveat`). `starts`: each induction's start, made once per
-    proof."""
-    check, base = started(step, check, proof, stated, names, starts)
+    (`started`: starts, the update-facts and update-map checks whose failing updates leave
+    rows out, its counters and constants), then, for an induction, the checks of those
+    runs: its base, its step and, where the step is checked, its counter, its update facts
+    (in this order); with why each of these four is not checked (`Unchecked`: every output
+    says so, memb33: a step or a counter left unchecked was said by a violation's caveat
+    only, and a verdict that held read as if it had been checked). `starts`, `gaps`: each
+    induction's start and gaps, made once per proof."""
+    check, base = started(step, check, proof, stated, names, starts, gaps)
     made = [check]
     if isinstance(base, Check):
         made.append(base)
     mapped = map_check(step, stated[step.id], proof, names, check)
+    counted: Check | str | None = None
     if isinstance(mapped, Check):  # its steps are its runs' updates: then count them
         made.append(mapped)
-        if isinstance(counted := counter_check(step, stated[step.id], proof, names, check),
-                      Check):
+        counted = counter_check(step, stated[step.id], proof, names, check)
+        if isinstance(counted, Check):
             made.append(counted)
+    elif isinstance(mapped, str) and isinstance(step.rule, Induction) and \
+            _quantity(step.rule.variable, names) != check.kind.counter:  # else the count
+        counted = ("its step is not checked against its runs' updates, so neither is that "
+                   "its counter counts them")
+    constants = None
+    if isinstance(mapped, str) and (moving := fixed_gaps(step, proof, names, check.kind)):
+        named = ", ".join(c for c, _ in moving)
+        constants = (f"its step is not checked against its runs' updates, so its runs are not "
+                     f"known to be the algorithm's, and {named}, which read"
+                     f"{'s' * (len(moving) == 1)} quantities its runs do not hold fixed, "
+                     f"{'is' if len(moving) == 1 else 'are'} not checked to keep one value "
+                     "along them")
     updates = updates_check(step, stated[step.id], proof, names, check)
     if isinstance(updates, Check):
         made.append(updates)
-    return (tuple(made), base if isinstance(base, str) else None,
-            updates if isinstance(updates, str) else None)
+    return tuple(made), Unchecked(*(r if isinstance(r, str) else None
+                                    for r in (base, updates, mapped, counted, constants)))
+
+
+class Unchecked(NamedTuple):
+    """Why each check of an induction's runs was not made on the runs its claim is checked
+    on (None: made, or nothing to check: no induction, no update facts, a counter that is
+    the count itself)."""
+
+    base: str | None = None
+    updates: str | None = None
+    step: str | None = None
+    counter: str | None = None
+    constants: str | None = None
+
+
+def unchecked(step: Step, name: str, found: Mapping[str, NumericVerdict],
+              planned: Mapping[str, str]) -> str | None:
+    """Why a check of an induction checked on runs was not made (`planned`, by step name:
+    `Unchecked.step`, `Unchecked.counter`), None when it was, or for a step with no verdict
+    on runs (`found`: the audit's verdicts that evaluated some row, by check name)."""
+    if found.get(name) is None or not isinstance(step.rule, Induction):
+        return None
+    return planned.get(name)
 
 
 def started(step: Step, check: Check, proof: Proof,
              stated: Mapping[str, kernel.Statement | None], names: Naming,
-             starts: dict[str, Judgement | str | None]) -> tuple[Check, Check | str | None]:
+             starts: dict[str, Judgement | str | None],
+             gaps: dict[tuple[str, str], Gaps] | None = None
+             ) -> tuple[Check, Check | str | None]:
     """`check` with the starts of the inductions whose runs its rows must be (`Check.
     starts`: its own, or those whose claims its statement imports), each where its rows
     make every quantity the start reads; and, for an induction, the check of its base on
@@ -338,6 +408,19 @@ def started(step: Step, check: Check, proof: Proof,
             pairs.append((start.hypotheses[0], start.claim))
     if pairs:
         check = replace(check, starts=tuple(pairs))
+    # memb33, adv32b O2: and, row by row, those where each induction's counter is the
+    # run's count of updates, and those of its runs along which its constants keep one value
+    gaps = {} if gaps is None else gaps
+    counted, fixed = [], []
+    for ind in ids:
+        if ind in by_id and (ind, check.binding) not in gaps:
+            gaps[ind, check.binding] = _membership(by_id[ind], stated.get(ind), proof, names,
+                                                   check)
+        counter, constants = gaps.get((ind, check.binding), (None, ()))
+        counted += [counter] if counter is not None else []
+        fixed += [(c if len(ids) == 1 else f"{ind}'s {c}", gap) for c, gap in constants]
+    if counted or fixed:
+        check = replace(check, counted=tuple(counted), fixed=tuple(fixed))
     # red team 30 A4: and those of its runs that meet each induction's update facts at every
     # update so far (`updates_check`, checked on the same runs' rows per update first)
     proof_name = check.name.rsplit("/", 1)[0]
@@ -372,6 +455,67 @@ def started(step: Step, check: Check, proof: Proof,
                        "to be a run's start")
     return check, Check(check.name + BASE, start, binding, check.algorithm, check.plugin,
                         defined, families=check.reads_families)
+
+
+def _membership(step: Step, stated: kernel.Statement | None, proof: Proof, names: Naming,
+                check: Check) -> Gaps:
+    """An induction's gaps on `check`'s rows (a check of its own or of a step resting on
+    it), where its step is checked against its runs' updates (`map_check`: its runs are
+    then the algorithm's): its counter's, `counter - count` under the [numeric] names,
+    where its counter is checked (`counter_check`), and each constant's that its kind does
+    not hold fixed (`fixed_gaps`), each only where those rows make what it reads."""
+    if not isinstance(map_check(step, stated, proof, names, check), Check):
+        # its steps are not known to be its runs' updates (a step over a batch's members,
+        # over an epoch's presentations): its runs may be none of the algorithm's, whose
+        # count or first row then mean nothing to it
+        return None, ()
+    counted = counter_check(step, stated, proof, names, check)
+    counter = counted.judgement.hypotheses[0].expr if isinstance(counted, Check) else None
+    made = check.kind.names(check.binding)
+    fixed = tuple((c, gap) for c, gap in fixed_gaps(step, proof, names, check.kind)
+                  if {n for s in gap.free_symbols
+                      for n in (gram_pair(first_of(s)) or (first_of(s).name,))} <= made)
+    return counter, fixed
+
+
+def fixed_gaps(step: Step, proof: Proof, names: Naming, kind: RunKind
+               ) -> tuple[tuple[str, sympy.Expr], ...]:
+    """For an induction, each of its declared constants that denotes (under the [numeric]
+    names) a term reading a quantity `kind` does not hold fixed along a run (`RunKind.
+    fixed`), with its gap: the square of its change since the run's first row (for a
+    vector the squared norm of it), over the quantities and their `FIRST` copies, 0 exactly
+    where it has its first row's value (adv32b O2: a constant bound to a quantity that
+    varies along a run was read as a constant, a verdict resting on it). A constant bound
+    to a [define]d name is not checked; nor is a family (each run's whole, one per run),
+    nor any constant of another step."""
+    from proofs.language.terms import Vec, norm2
+
+    if not isinstance(step.rule, Induction):
+        return ()
+    out = []
+    for c in step.rule.constants:
+        if c in names.defined or c in step.rule.moving_constants() or c in proof.indexed:
+            continue  # a family denotes its run's whole (dataset, history): one per run
+        term: Vec | sympy.Expr
+        if c in proof.vectors:
+            term = Vec(dict(names.vectors[c])) if c in names.vectors else Vec.named(c)
+            symbols = {*(sympy.Symbol(q) for q in term),
+                       *(s for k in term.values() for s in sympy.sympify(k).free_symbols)}
+        else:
+            term = names.scalars.get(c, sympy.Symbol(c))
+            symbols = set(term.free_symbols)
+        read = {n for s in symbols for n in (gram_pair(s) or (s.name,))}
+        if read <= kind.fixed:
+            continue
+        first = {s: gram(*(n + FIRST for n in pair)) if (pair := gram_pair(s)) else
+                 sympy.Symbol(s.name + FIRST) for s in symbols}
+        if isinstance(term, Vec):
+            moved = Vec({q: sympy.sympify(k).xreplace(first) for q, k in term.items()})
+            gap = norm2(term - Vec({q + FIRST: k for q, k in moved.items()}))
+        else:
+            gap = (term - term.xreplace(first)) ** 2
+        out.append((c, sympy.expand(gap)))
+    return tuple(out)
 
 
 def _unstarted(start: Judgement, check: Check, defined: Sequence[Defined], counter: str
@@ -671,7 +815,25 @@ def counter_text(step: Audited) -> str:
              else f"{step.miscounted} of the {step.counter.instances}")
     return (f"its counter {step.step.rule.variable} is not the run's count of updates at "
             f"{count} rows of the runs it was checked on (under the [numeric] names): such a "
-            "row is its run's state after another number of updates than its counter says")
+            "row is its run's state after another number of updates than its counter says, "
+            "no state its induction speaks of at that count, so it is left out of its "
+            "verdict, and of those of the steps that use its claim whose rows make what its "
+            "counter reads (neither instances nor vacuous)")
+
+
+def constants_text(step: Audited) -> str:
+    """What the rows of an induction's runs past a change of one of its constants mean for
+    its verdict (adv32b O2: a constant bound to a quantity that varies along a run was read
+    as a constant at every row, and its verdict rested on it)."""
+    assert step.numeric is not None and isinstance(step.step.rule, Induction)
+    varied = step.numeric.varied
+    return (f"its constant{'s' * (len(varied) > 1)} {', '.join(varied)} "
+            f"take{'s' * (len(varied) == 1)} another value along some of the runs it was "
+            "checked on than at their first row (under the [numeric] names): from such a row "
+            "on, a run is none of the runs its induction is about (a constant keeps one value "
+            f"along them), so its {step.numeric.varying} rows there are left out of its "
+            "verdict, and of those of the steps that use its claim whose rows make what the "
+            "constant reads (neither instances nor vacuous)")
 
 
 def unmet_text(step: Audited) -> str:

@@ -14,7 +14,13 @@ from perceptron.errors import printable
 from proofs.library import CANONICAL
 from verify.audit.citations import proof_source
 from verify.audit.job import UNREPORTED, Audit, ProofAudit, StepAudit, as_counterexample
-from verify.audit.membership import base_text, counter_text, map_text, unmet_text
+from verify.audit.membership import (
+    base_text,
+    constants_text,
+    counter_text,
+    map_text,
+    unmet_text,
+)
 from verify.kernel import Statement
 from verify.numeric.campaign import ROWS_NOT_MADE
 from verify.numeric.instances import NumericVerdict
@@ -101,6 +107,16 @@ def _step(audit: StepAudit, stated: Mapping[str, Statement | None]) -> Json:
                                     "miscounted": audit.miscounted,
                                     "said": counter_text(audit)}}
                        if audit.miscounted else {}),
+                    **({"constants": {"varied": list(audit.varied),
+                                      "rows": audit.numeric.varying,  # type: ignore[union-attr]
+                                      "said": constants_text(audit)}}
+                       if audit.varied else {}),
+                    **({"update_map_unchecked": audit.map_unchecked}
+                       if audit.map_unchecked is not None else {}),
+                    **({"counter_unchecked": audit.counter_unchecked}
+                       if audit.counter_unchecked is not None else {}),
+                    **({"constants_unchecked": audit.constants_unchecked}
+                       if audit.constants_unchecked is not None else {}),
                     **({"update_facts_unchecked": audit.updates_unchecked}
                        if audit.updates_unchecked is not None else {}),
                     **({"base": {"starts": audit.starts, "unmet": audit.unmet_base,
@@ -139,6 +155,9 @@ def _numeric(verdict: NumericVerdict | None, reason: str | None = None) -> Json:
             f"{verdict.unevaluated} rows: {verdict.reason}"} if verdict.unevaluated else {}),
         **({"outside": verdict.outside} if verdict.outside else {}),
         **({"past_unmet": verdict.past_unmet} if verdict.past_unmet else {}),
+        **({"varying": verdict.varying, "varied": list(verdict.varied)}
+           if verdict.varying else {}),
+        **({"miscounted": verdict.miscounted} if verdict.miscounted else {}),
     }
 
 
@@ -339,7 +358,9 @@ def to_text(audit: Audit) -> str:
     return "\n".join(lines + unmade_lines(audit) + data_lines(audit) + vacuous_lines(audit)
                      + base_lines(audit) + unchecked_base_lines(audit)
                      + unmet_lines(audit) + unchecked_update_lines(audit)
-                     + map_lines(audit) + counter_lines(audit)
+                     + map_lines(audit) + unchecked_map_lines(audit)
+                     + counter_lines(audit) + unchecked_counter_lines(audit)
+                     + constant_lines(audit) + unchecked_constant_lines(audit)
                      + partly_lines(audit, found) + not_run_lines(audit) + plugin_lines(audit))
 
 
@@ -422,6 +443,43 @@ def counter_lines(audit: Audit) -> list[str]:
     return ["", "counter not the runs' count of updates (each induction's claim is about "
             "its runs' states after as many updates as its counter says):", *lines] \
         if lines else []
+
+
+def unchecked_map_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose step was not checked against their updates
+    (`StepAudit.map_unchecked`), one line per proof and reason: a reader who saw no line
+    would take their runs for updating as the step says (memb33)."""
+    return _unchecked_lines(audit, lambda s: s.map_unchecked, (
+        "step not checked on runs (each induction's claim is about the runs that update as "
+        "its step says; nothing checked that these runs do, so its verdict on them holds of "
+        "its runs only if they do):"))
+
+
+def unchecked_counter_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose counter was not checked against their count of
+    updates (`StepAudit.counter_unchecked`), one line per proof and reason (memb33)."""
+    return _unchecked_lines(audit, lambda s: s.counter_unchecked, (
+        "counter not checked on runs (each induction's claim is about its runs' states after "
+        "as many updates as its counter says; nothing checked that its counter counts these "
+        "runs' updates, so its verdict on them holds of its runs only if it does):"))
+
+
+def unchecked_constant_lines(audit: Audit) -> list[str]:
+    """The inductions checked on runs whose constants were not checked to keep one value
+    along them (`StepAudit.constants_unchecked`), one line per proof and reason."""
+    return _unchecked_lines(audit, lambda s: s.constants_unchecked, (
+        "constants not checked on runs (each induction's claim is about runs along which its "
+        "constants keep one value; nothing checked that these do, so its verdict on them "
+        "holds of its runs only if they do):"))
+
+
+def constant_lines(audit: Audit) -> list[str]:
+    """The inductions along whose runs a constant changes (`constants_text`): one line per
+    step, for every proof."""
+    lines = [f"  {p.id}/{s.step.id}: {constants_text(s)}" for p in audit.proofs
+             for s in p.steps if s.varied]
+    return ["", "constants not constant on runs (each induction's claim is about runs along "
+            "which its constants keep one value):", *lines] if lines else []
 
 
 def base_lines(audit: Audit) -> list[str]:

@@ -102,6 +102,14 @@ class Check:
     #: an update that fails one is left out from there on (`CompiledJudgement.unmet`; red
     #: team 30 A4, newcomer 32 N6)
     unmet: tuple[str, ...] = ()
+    #: the counters of the inductions whose runs its rows must be, each `counter - count`
+    #: under the [numeric] names (`verify.audit.membership.counter_check`): a row where one is
+    #: not 0 is left out (`CompiledJudgement.counted`)
+    counted: tuple[sympy.Expr, ...] = ()
+    #: the constants of those inductions that read quantities their kind does not hold
+    #: fixed, each (name, gap over the `FIRST` copies): from a row where one has changed on,
+    #: the run's rows are left out (`CompiledJudgement.fixed`)
+    fixed: tuple[tuple[str, sympy.Expr], ...] = ()
     #: the text each hypothesis of `judgement` comes from, in its order
     #: (`verify.runs.naming.labelled_on_runs`), for a report to name the one false on its
     #: vacuous rows (`NumericVerdict.labels`); () when not known
@@ -829,7 +837,7 @@ def _compiled(check: Check) -> CompiledJudgement:
             _COMPILED.clear()
         compiled = CompiledJudgement.compile(check.judgement, check.defined, check.naturals,
                                              check.slack, check.carried, check.starts,
-                                             check.unmet)
+                                             check.unmet, check.counted, check.fixed)
         found = _COMPILED[id(check)] = (check, compiled)
     return found[1]
 
@@ -1133,7 +1141,8 @@ def evaluate_only(checks: Sequence[Check], batches: Mapping[str, InstanceBatch]
                   ) -> tuple[int, float]:
     """Instances checked and seconds taken, on prepared batches (the vectorised throughput)."""
     compiled = [(c, CompiledJudgement.compile(c.judgement, c.defined, c.naturals, c.slack,
-                                              c.carried, c.starts, c.unmet)) for c in checks]
+                                              c.carried, c.starts, c.unmet, c.counted,
+                                              c.fixed)) for c in checks]
     t0 = time.perf_counter()
     instances = 0
     for check, judgement in compiled:

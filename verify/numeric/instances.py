@@ -24,7 +24,7 @@ from typing import Literal
 import numpy as np
 import sympy
 
-from proofs.language.terms import gram_pair
+from proofs.language.terms import gram, gram_pair
 from verify.kernel import Fact, Judgement
 from verify.kernel.algebra import holds
 from verify.runs.columns import (
@@ -399,6 +399,16 @@ class NumericVerdict:
     #: they must be, or moved otherwise than its step (`CompiledJudgement.unmet`; red team
     #: 30 A4, newcomer 32 N6): left out too, neither instances nor vacuous, nor in `outside`
     past_unmet: int = 0
+    #: rows of runs from the first row where a constant of an induction whose runs they must
+    #: be takes another value than at the run's first row (`CompiledJudgement.fixed`; adv32b
+    #: O2: a constant bound to a quantity that varies along a run): left out too, and the
+    #: names of the constants that did (`varied`)
+    varying: int = 0
+    varied: tuple[str, ...] = ()
+    #: rows where the counter of an induction whose runs they must be is not the run's count
+    #: of updates (`CompiledJudgement.counted`; memb33): no state after as many updates as
+    #: the counter says, so left out too, row by row
+    miscounted: int = 0
     #: for each hypothesis of the judgement, in its order, the vacuous instances where it
     #: is false (a row may fail several; () when none was vacuous), and, set by the audit,
     #: the text each comes from (`verify.runs.naming.labelled_on_runs`): a report names the
@@ -422,6 +432,8 @@ class NumericVerdict:
             min(slacks) if slacks else None, self.counterexample or other.counterexample,
             self.unevaluated + other.unevaluated, self.reason or other.reason,
             self.outside + other.outside, self.past_unmet + other.past_unmet,
+            self.varying + other.varying, tuple(sorted({*self.varied, *other.varied})),
+            self.miscounted + other.miscounted,
             tuple(map(sum, zip(self.false, other.false, strict=True)))
             if self.false and other.false else self.false or other.false,
             self.labels or other.labels)
@@ -466,13 +478,25 @@ class CompiledJudgement:
     #: from there on, and its rows there are left out (`past_unmet`, read off `Unmet`; red
     #: team 30 A4, newcomer 32 N6)
     unmet: tuple[str, ...] = ()
+    #: the counters of the inductions whose runs its rows must be, each `counter - count`
+    #: (the run's count of updates: `RunKind.counter`) under the [numeric] names: a row where
+    #: one is not 0 is no state after as many updates as that counter says, and is left out
+    #: (`miscounted`; memb33: a counter bound to `2*t` was reported, its rows still read)
+    counted: tuple[CompiledPolynomial, ...] = ()
+    #: the constants of those inductions that read quantities their kind does not hold fixed
+    #: along a run, each (name, gap): the gap is 0 where the constant has the value it has at
+    #: the run's first row (read off the columns `FIRST`-suffixed, `_first_columns`); from the
+    #: first row where it is not on, the run is none of the induction's runs (a constant
+    #: keeps one value along them), and its rows are left out (`varying`; adv32b O2)
+    fixed: tuple[tuple[str, CompiledPolynomial], ...] = ()
 
     @classmethod
     def compile(cls, judgement: Judgement, defined: Sequence[Defined] = (),
                 naturals: Sequence[sympy.Expr] = (), scale: sympy.Expr | None = None,
                 carried: Sequence[Fact] = (),
                 starts: Sequence[tuple[Fact, Fact]] = (),
-                unmet: Sequence[str] = ()) -> CompiledJudgement:
+                unmet: Sequence[str] = (), counted: Sequence[sympy.Expr] = (),
+                fixed: Sequence[tuple[str, sympy.Expr]] = ()) -> CompiledJudgement:
         """Compile every hypothesis and the claim, each argument of a definition the
         rows evaluate (`defined`, in file order) as a numerator and a denominator, the
         term of each natural (`naturals`: polynomials over the run's quantities) and each
@@ -481,14 +505,16 @@ class CompiledJudgement:
         judgement and process: every shard of a campaign compiles the same checks,
         `_compiled_judgement`)."""
         return _compiled_judgement(cls, judgement, tuple(defined), tuple(naturals), scale,
-                                   tuple(carried), tuple(starts), tuple(unmet))
+                                   tuple(carried), tuple(starts), tuple(unmet),
+                                   tuple(counted), tuple(fixed))
 
     @classmethod
     def _compile(cls, judgement: Judgement, defined: tuple[Defined, ...] = (),
                  naturals: tuple[sympy.Expr, ...] = (), scale: sympy.Expr | None = None,
                  carried: tuple[Fact, ...] = (),
                  starts: tuple[tuple[Fact, Fact], ...] = (),
-                 unmet: tuple[str, ...] = ()) -> CompiledJudgement:
+                 unmet: tuple[str, ...] = (), counted: tuple[sympy.Expr, ...] = (),
+                 fixed: tuple[tuple[str, sympy.Expr], ...] = ()) -> CompiledJudgement:
         hyps = tuple((CompiledPolynomial.compile(h.expr), h.kind) for h in judgement.hypotheses)
         parts = tuple((d, tuple(_quotient_parts(a) for a in d.args)) for d in defined)
         return cls(judgement, hyps, CompiledPolynomial.compile(judgement.claim.expr), parts,
@@ -496,7 +522,10 @@ class CompiledJudgement:
                    None if scale is None else _quotient_parts(scale),
                    tuple((CompiledPolynomial.compile(f.expr), f.kind) for f in carried),
                    tuple((CompiledPolynomial.compile(at.expr), CompiledPolynomial.compile(
-                       base.expr)) for at, base in starts), unmet)
+                       base.expr)) for at, base in starts), unmet,
+                   tuple(CompiledPolynomial.compile(sympy.expand(c)) for c in counted),
+                   tuple((name, CompiledPolynomial.compile(sympy.expand(gap)))
+                         for name, gap in fixed))
 
     @cached_property
     def names(self) -> frozenset[str]:
@@ -520,8 +549,12 @@ class CompiledJudgement:
 
     @cached_property
     def _start_symbols(self) -> frozenset[sympy.Symbol]:
-        """The symbols of every start's counter and base (`starts`)."""
-        return frozenset(s for pair in self.starts for poly in pair for s in poly.symbols)
+        """The symbols of every start's counter and base (`starts`), of every counter's gap
+        (`counted`) and of every constant's (`fixed`, its first row's copies as the names
+        they copy)."""
+        return frozenset(s for pair in self.starts for poly in pair for s in poly.symbols) | {
+            s for poly in self.counted for s in poly.symbols} | {
+            first_of(s) for _, poly in self.fixed for s in poly.symbols}
 
     @cached_property
     def shown(self) -> frozenset[str]:
@@ -565,6 +598,38 @@ class CompiledJudgement:
                 firsts = top[batch.origin_index]
                 mask = (firsts >= 0) & (batch.iteration > firsts)
             batch._masks[key] = mask
+        return mask
+
+    def varying(self, batch: InstanceBatch) -> np.ndarray:
+        """Rows of runs from the first row (in the order of their iterations) where a
+        constant of `fixed` has another value than at the run's first row of `batch` on
+        (read-only; all False without `fixed`), and, under the key `("fixed names", fixed)`
+        of `batch._masks`, the names of the constants that do somewhere. Cross-row: a batch
+        checked a slice at a time has both read off the whole batch first
+        (`check_in_slices`)."""
+        key = ("fixed", self.fixed)
+        mask = batch._masks.get(key)
+        if mask is None:
+            moved = np.zeros(len(batch), dtype=bool)
+            names = []
+            if self.fixed and len(batch):
+                firsts = _first_columns(batch, {first_of(s) for _, poly in self.fixed
+                                                for s in poly.symbols})
+                for name, poly in self.fixed:
+                    off = ~_holding(poly, "==", firsts)
+                    if off.any():
+                        moved |= off
+                        names.append(name)
+            mask = batch._masks[key] = ~_so_far(~moved, batch)
+            batch._masks["fixed names", self.fixed] = np.array(names, dtype=object)
+        return mask
+
+    def miscounted(self, batch: InstanceBatch) -> np.ndarray:
+        """Rows of `batch` where a counter of `counted` is not its run's count of updates
+        (read-only; all False without `counted`): row by row, each its own state."""
+        mask = np.zeros(len(batch), dtype=bool)
+        for poly in self.counted:
+            mask |= ~_holding(poly, "==", batch)
         return mask
 
     def started(self, batch: InstanceBatch) -> np.ndarray:
@@ -652,6 +717,14 @@ class CompiledJudgement:
         after = self.past_unmet(batch, unmet) if self.unmet and unmet else None
         if after is not None and outside is not None:
             after = after & ~outside  # counted once, as outside its base
+        # each row left out is counted once, under the first of: outside, past an unmet
+        # update, past a constant's change, miscounted
+        gone = (outside if outside is not None else np.zeros(n, dtype=bool)) | (
+            after if after is not None else False)
+        moving = self.varying(batch) & ~gone if self.fixed else None
+        if moving is not None:
+            gone = gone | moving
+        wrong = self.miscounted(batch) & ~gone if self.counted else None
         kind = self.judgement.claim.kind
         values, den = self.claim.evaluate(batch)
         skipped, reason = 0, None
@@ -667,16 +740,27 @@ class CompiledJudgement:
                 outside = outside & ~mask
             if after is not None:
                 after = after & ~mask
-        left = passed = 0
+            if moving is not None:
+                moving = moving & ~mask
+            if wrong is not None:
+                wrong = wrong & ~mask
+        left = passed = moved = miscounted = 0
+        varied: tuple[str, ...] = ()
         if outside is not None and (left := int(np.count_nonzero(outside))):
             assumed = assumed & ~outside
         if after is not None and (passed := int(np.count_nonzero(after))):
             assumed = assumed & ~after
+        if moving is not None and (moved := int(np.count_nonzero(moving))):
+            assumed = assumed & ~moving
+            varied = tuple(sorted(batch._masks["fixed names", self.fixed]))
+        if wrong is not None and (miscounted := int(np.count_nonzero(wrong))):
+            assumed = assumed & ~wrong
         failed = assumed & ~_holding(self.claim, kind, batch)
         held = int(np.count_nonzero(assumed))
-        instances = n - skipped - left - passed
+        instances = n - skipped - left - passed - moved - miscounted
         false = self._false(batch, assumed, [m for m in (
-            mask if skipped else None, outside if left else None, after if passed else None)
+            mask if skipped else None, outside if left else None, after if passed else None,
+            moving if moved else None, wrong if miscounted else None)
             if m is not None]) if held < instances else ()
         violations = int(np.count_nonzero(failed))
         first = int(failed.argmax()) if violations else None
@@ -696,7 +780,8 @@ class CompiledJudgement:
                 min_slack = Fraction(int(np.minimum.reduce(gaps)), den)
         status: Status = "violated" if violations else "held" if held else "not-run"
         return (NumericVerdict(status, instances, instances - held, violations, min_slack,
-                               counterexample, skipped, reason, left, passed, false), first)
+                               counterexample, skipped, reason, left, passed, moved, varied,
+                               miscounted, false), first)
 
     def _false(self, batch: InstanceBatch, assumed: np.ndarray,
                dropped: Sequence[np.ndarray]) -> tuple[int, ...]:
@@ -827,16 +912,61 @@ def check_in_slices(judgements: Sequence[CompiledJudgement], batch: InstanceBatc
             held = np.concatenate([judgement.started(batch.between(a, b))
                                    for a, b in itertools.pairwise(edges)])
             whole["starts", judgement.starts] = ~_so_far(held, batch)
+        if judgement.fixed and ("fixed", judgement.fixed) not in whole:
+            # against each run's first row of the whole batch, not of a slice
+            whole["fixed", judgement.fixed] = judgement.varying(batch)
+            whole["fixed names", judgement.fixed] = batch._masks["fixed names", judgement.fixed]
     out = [(NumericVerdict.empty(), None) for _ in judgements]
     for a, b in itertools.pairwise(edges):
         piece = batch.between(a, b)
-        piece._masks.update({key: mask[a:b] for key, mask in whole.items()})
+        piece._masks.update({key: mask if key[0] == "fixed names" else mask[a:b]
+                             for key, mask in whole.items()})
         for k, judgement in enumerate(judgements):
             verdict, row = judgement.check_rows(piece, unmet)
             total, first = out[k]
             out[k] = (total.merge(verdict), first if first is not None or row is None
                       else a + row)
     return out
+
+
+#: The suffix of a quantity's copy that holds its value at the first row of the row's run
+#: (`_first_columns`), read by the gaps of an induction's constants (`CompiledJudgement.fixed`).
+FIRST = "__first"
+
+
+def first_of(symbol: sympy.Symbol) -> sympy.Symbol:
+    """The symbol a `FIRST` copy copies (a Gram symbol of two copies, the pair's), or
+    `symbol` itself."""
+    pair = gram_pair(symbol)
+    if pair is not None:
+        return gram(*(n.removesuffix(FIRST) for n in pair))
+    return sympy.Symbol(symbol.name.removesuffix(FIRST))
+
+
+def _first_columns(batch: InstanceBatch, names: set[sympy.Symbol]) -> InstanceBatch:
+    """`batch` with, for each quantity of `names` (scalars and Gram symbols, read as the
+    vectors they pair), a copy suffixed `FIRST` whose every row holds its value at the first
+    row of the row's run (its least iteration, then its first place), made once per batch.
+    Taken columns: a vector's copy is its first rows repeated, never multiplied out."""
+    key = ("first rows",)
+    found = batch._masks.get(key)
+    if found is None:
+        order = np.lexsort((np.arange(len(batch)), batch.iteration, batch.origin_index))
+        runs = batch.origin_index[order]
+        begins = np.ones(len(order), dtype=bool)
+        begins[1:] = runs[1:] != runs[:-1]
+        first = np.empty(len(batch.origins), dtype=np.intp)
+        first[runs[begins]] = order[begins]
+        found = batch._masks[key] = first[batch.origin_index]
+    rows = found
+    vectors = {n for s in names for n in (gram_pair(s) or ()) if n in batch.vectors}
+    scalars = {s.name for s in names if gram_pair(s) is None}
+    return InstanceBatch({**batch.scalars, **{n + FIRST: batch.column(sympy.Symbol(n)).take(
+                                                  rows) for n in scalars}},
+                         {**batch.vectors, **{n + FIRST: batch.vectors[n].take(rows)
+                                              for n in vectors}},
+                         batch.origins, batch.origin_index, batch.iteration,
+                         defined=batch.defined, families=batch.families)
 
 
 def _so_far(held: np.ndarray, batch: InstanceBatch) -> np.ndarray:
@@ -923,9 +1053,12 @@ def _compiled_judgement(cls: type[CompiledJudgement], judgement: Judgement,
                         defined: tuple[Defined, ...] = (), naturals: tuple[sympy.Expr, ...] = (),
                         scale: sympy.Expr | None = None, carried: tuple[Fact, ...] = (),
                         starts: tuple[tuple[Fact, Fact], ...] = (),
-                        unmet: tuple[str, ...] = ()) -> CompiledJudgement:
+                        unmet: tuple[str, ...] = (), counted: tuple[sympy.Expr, ...] = (),
+                        fixed: tuple[tuple[str, sympy.Expr], ...] = ()
+                        ) -> CompiledJudgement:
     """`CompiledJudgement._compile`, memoised (a compiled judgement is immutable)."""
-    return cls._compile(judgement, defined, naturals, scale, carried, starts, unmet)
+    return cls._compile(judgement, defined, naturals, scale, carried, starts, unmet, counted,
+                        fixed)
 
 
 def _trimmed(instance: Instance) -> Instance:

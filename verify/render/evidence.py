@@ -559,6 +559,17 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
         line += f"; {numeric['update_map']['said']}"
     if "counter" in numeric:  # a counter that is not the count (`report.counter_text`)
         line += f"; {numeric['counter']['said']}"
+    if "constants" in numeric:  # a constant that changes along a run (`constants_text`)
+        line += f"; {numeric['constants']['said']}"
+    if "update_map_unchecked" in numeric:  # memb33: said, never implied checked
+        line += ("; its step was not checked against its runs' updates: "
+                 f"{numeric['update_map_unchecked']}")
+    if "counter_unchecked" in numeric:
+        line += ("; its counter was not checked against its runs' count of updates: "
+                 f"{numeric['counter_unchecked']}")
+    if "constants_unchecked" in numeric:
+        line += ("; its constants were not checked to keep one value along its runs: "
+                 f"{numeric['constants_unchecked']}")
     if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
         line += ("; its update facts were not checked on its runs: "
                  f"{numeric['update_facts_unchecked']}")
@@ -572,6 +583,12 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
     if numeric.get("past_unmet"):  # rows past a failing update (`unmet_text`, `map_text`)
         line += (f"; {numeric['past_unmet']} rows of runs after an update that fails an "
                  "induction's update facts or is not its step are left out")
+    if numeric.get("varying"):  # rows past a constant's change (`constants_text`)
+        line += (f"; {numeric['varying']} rows of runs past a change of an induction's "
+                 f"constant ({', '.join(numeric['varied'])}) are left out")
+    if numeric.get("miscounted"):  # rows at a wrong count (`counter_text`)
+        line += (f"; {numeric['miscounted']} rows where an induction's counter is not the "
+                 "run's count of updates are left out")
     return line
 
 

@@ -554,6 +554,7 @@ KIND = register(RunKind(
     label=label,
     rank=1,
     counter="k",
+    fixed=frozenset({"theta0", "theta_star", "gamma", "R2", "R", "N"}),
     start_of=lambda run: run.theta0,
     families={**DATASET, **SIZES},
     history=True,

@@ -936,6 +936,7 @@ KIND = register(RunKind(
     ),
     runner,
     any_data=True,
+    fixed=frozenset({"u", "gamma_u", "R2", "N", "w0", "T", "delta", "K", "B2"}),
     laws={"update-rule": "norm2(w_next - (w + m*y*x)) == 0",
           "update-when-wrong": "m*y*dot(w, x) <= 0"},
     label=label,

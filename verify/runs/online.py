@@ -1333,6 +1333,7 @@ KIND = register(RunKind(
     label=label,
     rank=0,
     counter="t",
+    fixed=frozenset({"eta", "R2", "R", "u", "gamma_u", "w0", "N", "beta"}),
     families={**DATASET, **UPDATES, **STREAM},
     history=True,
 ))

@@ -243,6 +243,12 @@ class RunKind:
     #: (`verify.audit.membership.counter_check`); None: the kind names none, and nothing
     #: checks that an induction's counter counts its runs' updates
     counter: str | None = None
+    #: the quantities that keep one value along each run by the kind's own definition (its
+    #: data constants: `R2`, `u`, `w0`, ...): an induction's constant bound to an expression
+    #: of these alone needs no check that it keeps one value along a run; one that reads any
+    #: other quantity is checked on the rows (`verify.audit.membership.fixed_gaps`; adv32b
+    #: O2). Empty: every constant is checked on the rows (a user's kind unless it says)
+    fixed: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         rows = {r.name for r in self.row_sets}

@@ -289,6 +289,7 @@ KIND = register(RunKind(
     laws={"update-rule": "norm2(w_next - (w + y*x)) == 0"},
     rank=2,
     counter="t",
+    fixed=frozenset({"u", "gamma", "R2", "R", "D2", "D", "N"}),
     families={**DATASET, **UPDATES, **STREAM},
     history=True,
 ))

@@ -358,11 +358,11 @@ def test_an_induction_whose_update_step_contradicts_says_so_not_its_hypotheses()
     (report,) = check(NEVER_UPDATES).steps
     assert report.status == "proved" and report.vacuity is not None
     assert report.vacuity_reason is not None
-    assert report.vacuity_reason.startswith("the update step's hypotheses (the step's, the "
+    assert report.vacuity_reason.startswith("the update step's hypotheses (the step's, its "
                                             "invariant and the update facts) are contradictory")
     assert report.message.startswith("VACUOUS: the update step's hypotheses")
     # review 11: with the step's own hypotheses contradictory the base is not claimed either
-    assert report.vacuity_reason.endswith("so the step claims at most the invariant at the "
+    assert report.vacuity_reason.endswith("so the step claims at most its invariant at the "
                                           "start state (nothing, if its own hypotheses "
                                           "contradict)")
 

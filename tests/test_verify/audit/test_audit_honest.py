@@ -14,7 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from cases.inductions import HEADER, carried_broken_once, from_zero_on_batch_runs, norm_induction
+from cases.inductions import (
+    HEADER,
+    STEP_OF_AN_EXPRESSION,
+    carried_broken_once,
+    from_zero_on_batch_runs,
+    norm_induction,
+    progress_bound,
+)
 
 from proofs.library import CANONICAL, PROOFS
 from verify.audit import job
@@ -746,8 +753,11 @@ def test_a_counter_that_is_not_the_runs_count_of_updates_is_said(tmp_path: Path)
     audit = audit_proofs(tmp_path / "counter.toml", budget="small")
     _, norm = audit.proofs[0].steps
     assert norm.numeric is not None and norm.unmet_base == 0 and norm.unmet_updates == 0
-    assert norm.counter is not None and norm.counter.instances == norm.numeric.instances
-    assert norm.miscounted == norm.numeric.instances - norm.starts > 0  # all but t = 0
+    assert norm.counter is not None
+    # every row but those at t = 0, now left out of its verdict too (memb33)
+    assert norm.miscounted == norm.counter.instances - norm.starts > 0
+    assert norm.numeric.miscounted == norm.miscounted
+    assert norm.numeric.instances == norm.starts
     said = counter_text(norm)
     assert said.startswith(f"its counter k is not the run's count of updates at "
                            f"{norm.miscounted} of the {norm.counter.instances} rows")
@@ -1178,3 +1188,114 @@ def test_the_caveat_of_an_unproved_induction_lists_what_was_checked_one_by_one(
         f"step at each of the {step.update_map.instances} updates of these runs: each moves "
         "as it says"), step.caveat
     assert step.caveat in to_text(audit)
+
+
+def test_rows_where_the_counter_miscounts_are_left_out_of_the_verdict(tmp_path: Path) -> None:
+    """memb33, open end 1: the progress induction (proved) with its counter bound to `2*t`
+    was "violated on runs" (a finding of a proved induction) at rows where `k` is twice
+    the run's count of updates: rows the counter check reported as miscounted, still read.
+    Such a row is no state after `k` updates: it is now left out of the verdict (neither
+    instance nor vacuous), the verdict rests on the rows where `k` is the count, and the
+    proof, checked on its runs at those rows only, is incomplete, saying why."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "twice.toml").write_text(progress_bound(
+        "progress counted twice", 'k = "2*t", g = "gamma_u"')
+        + '[[step]]\nid = "rests"\nuses = ["progress"]\nclaim = "dot(w, u) >= k*g"\n')
+    audit = audit_proofs(tmp_path / "twice.toml", budget="small")
+    progress, rests = audit.proofs[0].steps
+    # a step resting on its claim reads the same runs' rows: those left out with them
+    assert rests.numeric is not None and not rests.finding
+    assert rests.numeric.miscounted == progress.miscounted
+    assert progress.symbolic.status == "proved" and progress.numeric is not None
+    assert progress.miscounted > 0 and not progress.finding
+    assert progress.numeric.status == "held" and progress.numeric.violations == 0
+    assert progress.numeric.miscounted == progress.miscounted  # none of them outside
+    assert progress.numeric.instances == progress.starts  # the rows at k = 0 = t only
+    assert audit.proofs[0].status == "incomplete"
+    assert ("progress (its counter is not its runs' count of updates)"
+            in audit.problems()[0])
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["miscounted"] == progress.miscounted
+    assert "so it is left out of its verdict" in numeric["counter"]["said"]
+    assert "so it is left out of its verdict" in to_text(audit)
+
+
+def test_a_constant_that_varies_along_a_run_is_said_and_its_rows_left_out(
+        tmp_path: Path) -> None:
+    """adv32b O2: the progress induction (proved) with its constant `g` bound to the
+    example's own margin `y*dot(u, x)`, which varies along a run: every other check passed
+    (the update fact `y*dot(u, x) >= g` holds at each update with g bound so), and the
+    proof was "violated on runs" at rows where `g` was a larger margin than the updates
+    had. A constant keeps one value along the induction's runs: from a run's first row
+    where it has another value than at its first, the run is none of them, its rows are
+    left out, and every output says which constant; the proof is incomplete."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "margin.toml").write_text(progress_bound(
+        "a margin bound to the example's", 'k = "t", g = "y*dot(u, x)"'))
+    audit = audit_proofs(tmp_path / "margin.toml", budget="small")
+    (progress,) = audit.proofs[0].steps
+    assert progress.symbolic.status == "proved" and progress.numeric is not None
+    assert progress.numeric.violations == 0 and not progress.finding  # a finding before
+    assert progress.numeric.varying > 0 and progress.varied == ("g",)
+    from verify.audit.membership import constants_text
+
+    assert audit.proofs[0].status == "incomplete"
+    assert "progress (its constants g change along its runs)" in audit.problems()[0]
+    said = constants_text(progress)
+    assert said.startswith("its constant g takes another value along some of the runs")
+    assert f"its {progress.numeric.varying} rows there are left out" in said
+    assert f"margin/progress: {said}" in to_text(audit)
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["constants"] == {"varied": ["g"], "rows": progress.numeric.varying,
+                                    "said": said}
+    assert numeric["varying"] == progress.numeric.varying and numeric["varied"] == ["g"]
+    for render in (markdown.render, html.render):
+        assert said.split(" (under")[0] in render(audit, [])
+    (tmp_path / "fixed.toml").write_text(progress_bound(
+        "a margin of the data", 'k = "t", g = "gamma_u"'))
+    (fixed,) = audit_proofs(tmp_path / "fixed.toml", budget="small").proofs[0].steps
+    assert fixed.numeric is not None and fixed.numeric.varying == 0 and fixed.varied == ()
+
+
+def test_a_step_or_counter_left_unchecked_is_said_beside_a_verdict_that_held(
+        tmp_path: Path) -> None:
+    """memb33, open end 2: `v` bound to `2*w` has no next value the rows make, so the step
+    `v - 2*y*x` (refuted: the runs do `+`) was not checked against the runs' updates, nor,
+    with it, the counter: the reasons were dropped, and "runs: held" stood with nothing
+    said. Every output now says what was not checked and why; the counter by name the
+    count (`k = t`) needs no check."""
+    from verify.api import audit_proofs
+    from verify.audit.report import to_json, to_text
+
+    (tmp_path / "expr.toml").write_text(STEP_OF_AN_EXPRESSION.format(counter='k = "2*t"'))
+    audit = audit_proofs(tmp_path / "expr.toml", budget="small")
+    (norm,) = audit.proofs[0].steps
+    assert norm.symbolic.status == "refuted" and norm.numeric is not None
+    assert norm.numeric.status == "held" and norm.update_map is None
+    text = to_text(audit)
+    assert "step not checked on runs (each induction's claim" in text  # nothing before
+    assert norm.map_unchecked is not None and norm.map_unchecked.startswith(
+        "v denotes no run quantity whose next value the rows per update of its runs")
+    assert norm.counter is None and norm.counter_unchecked == (
+        "its step is not checked against its runs' updates, so neither is that its counter "
+        "counts them")
+    assert f"expr ({norm.map_unchecked}): norm" in text
+    assert f"expr ({norm.counter_unchecked}): norm" in text
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["update_map_unchecked"] == norm.map_unchecked
+    assert numeric["counter_unchecked"] == norm.counter_unchecked
+    for render in (markdown.render, html.render):
+        assert "its step was not checked against its runs" in render(audit, [])
+    (tmp_path / "count.toml").write_text(STEP_OF_AN_EXPRESSION.format(counter='k = "t"'))
+    (counted,) = audit_proofs(tmp_path / "count.toml", budget="small").proofs[0].steps
+    assert counted.map_unchecked is not None and counted.counter_unchecked is None
+    assert norm.constants_unchecked is None  # R2 is the runs' own, fixed along each
+    (tmp_path / "moving.toml").write_text(STEP_OF_AN_EXPRESSION.format(
+        counter='k = "t", R2 = "norm2(x)"'))
+    (moving,) = audit_proofs(tmp_path / "moving.toml", budget="small").proofs[0].steps
+    assert moving.constants_unchecked is not None and ", and R2, which reads quantities its " \
+        "runs do not hold fixed, is not checked to keep one value" in moving.constants_unchecked
