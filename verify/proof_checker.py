@@ -650,6 +650,8 @@ def check_step(
         report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
     if report.status == "unknown" and report.goals and not step.named:
         report = _with_named_sums(proof, step, report, budget, guard, earlier, used_store)
+    if report.status == "unknown" and report.goals and isinstance(step.rule, Direct):
+        report = _with_signs(proof, step, report, budget, guard, earlier, used_store)
     if used_store is None:
         return report
     return replace(report, recalled=used_store.recalled - recalled,
@@ -762,6 +764,65 @@ def _with_named_sums(proof: Proof, step: Step, report: StepReport, budget: Searc
                    seconds=perf_counter() - began)
 
 
+def _with_signs(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                guard: float | None, earlier: dict[str, StepReport] | None,
+                store: Store | None) -> StepReport:
+    """`report` (unknown, a direct step) decided again with the sign facts found: the lemmas
+    `verify.search.lemmas.signs` proposes (`norm2(d) > 0`, `alpha > 0`, `alpha >= 0` under
+    the step's own hypotheses and uses), each proved as a step of its own with `LEMMA_SHARE`
+    of the budget, at most `signs.MAX_LEMMAS` tried, the proved ones used plainly, as a
+    user's `uses` (the kernel checks each lemma and the use: nothing new is trusted). The
+    new report, proved, names the facts and holds the lemmas' reports (`StepReport.termwise`,
+    the found lemmas' one home) and the step as decided (its uses extended); `report` itself
+    when nothing was found or the step is still not proved with it, saying what was found."""
+    from verify.search.lemmas import signs
+
+    began = perf_counter() - report.seconds  # the step's clock, its first searches included
+
+    def left() -> float | None:  # the wall-clock cap against hostile input is the step's
+        return None if guard is None else max(0.0, guard - (perf_counter() - began))
+
+    small = budget.scaled(LEMMA_SHARE)
+    proved: list[StepReport] = []
+    given = dict(earlier or {})
+    tried, cut = 0, False
+    for subject in signs.subjects(proof, [g.goal for g in report.goals]):
+        for claim in signs.claims(subject):
+            if tried >= signs.MAX_LEMMAS:
+                break
+            if left() == 0:
+                cut = True
+                break
+            tried += 1
+            lemma = signs.lemma(proof, step, claim, tried,
+                                tuple(Use(r.step.id) for r in proved))
+            if lemma is None:
+                continue
+            try:
+                found = _check_step(proof, lemma, small, left(), given, store, None)
+            except ProofFileError:  # a lemma the rules refuse is no fact found
+                continue
+            cut = cut or _capped(found)
+            if found.status == "proved" and not found.vacuous:
+                proved.append(found)
+                given[lemma.id] = found
+                break  # `> 0` proved: `>= 0` says less
+    if not proved or left() == 0:
+        return _clock(replace(report, seconds=perf_counter() - began), cut or bool(proved))
+    decided = replace(step, uses=(*step.uses, *(Use(r.step.id) for r in proved)))
+    try:
+        again = _check_step(proof, decided, budget, left(), given, store, None)
+    except ProofFileError:
+        return _clock(replace(report, seconds=perf_counter() - began), cut)
+    shown = "; ".join(f"{r.step.claim.text} ({r.step.id})" for r in proved)
+    if again.status != "proved":  # the verdict without them, and what was found in vain
+        return _clock(replace(report, message=f"{report.message}; sign facts found and "
+                              f"proved, the step still not proved with them: {shown}",
+                              seconds=perf_counter() - began), cut or _capped(again))
+    return replace(again, message=f"{again.message}; sign facts found and proved, used as "
+                   f"steps: {shown}", seconds=perf_counter() - began, termwise=tuple(proved))
+
+
 def _capped(report: StepReport) -> bool:
     """Whether the time cap (`--time-limit`) stopped one of `report`'s searches."""
     return any(s.kind == "time-cap" for g in report.goals for s in g.verdict.stops)
@@ -826,7 +887,8 @@ def _found_facts(used: Sequence[StepReport], earlier: Mapping[str, StepReport]) 
         seen.add(report.step.id)
         for fact in report.termwise:
             over = next((u.over for u in report.step.uses if u.step == fact.step.id), "")
-            out.setdefault(fact.step.id, f"{fact.step.claim.text} summed over {over} for "
+            summed = f" summed over {over}" if over else ""  # a sign fact is used plainly
+            out.setdefault(fact.step.id, f"{fact.step.claim.text}{summed} for "
                                          f"{report.step.id} ({fact.step.id})")
         pending += [earlier[u.step] for u in report.step.uses if u.step in earlier]
     return "; ".join(out.values())
