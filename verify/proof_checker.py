@@ -652,6 +652,8 @@ def check_step(
         report = _with_named_sums(proof, step, report, budget, guard, earlier, used_store)
     if report.status == "unknown" and report.goals and isinstance(step.rule, Direct):
         report = _with_signs(proof, step, report, budget, guard, earlier, used_store)
+    if report.status == "unknown" and report.goals and isinstance(step.rule, Direct):
+        report = _with_split(proof, step, report, budget, guard, earlier, used_store)
     if used_store is None:
         return report
     return replace(report, recalled=used_store.recalled - recalled,
@@ -821,6 +823,33 @@ def _with_signs(proof: Proof, step: Step, report: StepReport, budget: SearchBudg
                               seconds=perf_counter() - began), cut or _capped(again))
     return replace(again, message=f"{again.message}; sign facts found and proved, used as "
                    f"steps: {shown}", seconds=perf_counter() - began, termwise=tuple(proved))
+
+
+def _with_split(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                guard: float | None, earlier: dict[str, StepReport] | None,
+                store: Store | None) -> StepReport:
+    """`report` (unknown, a direct step) decided again by cases on a scalar a hypothesis says
+    is `>= 0` (`verify.search.lemmas.signs.splits`): `split = { on = "t", zero = true }` as
+    a user writes it, the kernel's case rule (exhaustive by trichotomy: nothing new is
+    trusted). The new report, proved, says which split was made and how to write it; else
+    `report`, its verdict the one without, its seconds counting the tries."""
+    from verify.search.lemmas import signs
+
+    began = perf_counter() - report.seconds
+    for name in signs.splits(proof, [g.goal for g in report.goals]):
+        left = None if guard is None else max(0.0, guard - (perf_counter() - began))
+        if left == 0:
+            break
+        decided = replace(step, rule=CaseSplit(parse_scalar(name, proof.names), name, True))
+        try:
+            again = _check_step(proof, decided, budget, left, earlier, store, None)
+        except ProofFileError:  # a split the rules refuse proves nothing
+            continue
+        if again.status == "proved":
+            return replace(again, message=f"{again.message}; by cases on {name}, a split the "
+                           f'checker chose (`split = {{ on = "{name}", zero = true }}` states '
+                           "it)", seconds=perf_counter() - began)
+    return replace(report, seconds=perf_counter() - began)
 
 
 def _capped(report: StepReport) -> bool:
@@ -1398,6 +1427,9 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         step = replace(step, named=report.step.named)  # with its sums named, if it was (the
         # kernel admits any fresh names: a wrong one proves nothing, `sums.VectorSum`)
+        if isinstance(step.rule, Direct) and isinstance(report.step.rule, CaseSplit):
+            step = replace(step, rule=report.step.rule)  # by the cases the checker chose (a
+            # split leaves the statement as it is: the kernel checks the cases' certificates)
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
             proved = [g.kernel_evidence for g in report.goals if g.pieces]

@@ -116,3 +116,17 @@ def lemma(proof: Proof, step: Step, claim: str, k: int, before: Sequence[Use]) -
         return None
     return Step(name, step.hypotheses, relation, uses=(*step.uses, *before), rule=Direct(),
                 note=f"found for {step.id}: a sign it needs but does not state")
+
+
+MAX_SPLITS = 2  # case splits tried for one step
+
+
+def splits(proof: Proof, goals: Iterable[Obligation]) -> list[str]:
+    """The scalars a case split of an unknown direct step is tried on: those read by its
+    obligations that a hypothesis says are `>= 0` (or that count, `naturals`) but none says
+    are `> 0`, at most `MAX_SPLITS`, in the order of declaration. `t >= 0` with `t*g**2 <=
+    R**2` to prove from `t**2*g**2 <= t*R**2`: the case `t > 0` divides by t, `t == 0` is
+    immediate, `t < 0` contradicts the hypothesis; no single certificate clears the factor t
+    when it may be 0."""
+    return [s.text for s in subjects(proof, goals)
+            if s.weak and not s.text.startswith("norm2(")][:MAX_SPLITS]
