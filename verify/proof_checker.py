@@ -766,6 +766,9 @@ def _with_named_sums(proof: Proof, step: Step, report: StepReport, budget: Searc
                    seconds=perf_counter() - began)
 
 
+SIGNS = "sign facts"  # what `_clock` says the time cap stopped (`_with_signs`)
+
+
 def _with_signs(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
                 guard: float | None, earlier: dict[str, StepReport] | None,
                 store: Store | None) -> StepReport:
@@ -810,17 +813,17 @@ def _with_signs(proof: Proof, step: Step, report: StepReport, budget: SearchBudg
                 given[lemma.id] = found
                 break  # `> 0` proved: `>= 0` says less
     if not proved or left() == 0:
-        return _clock(replace(report, seconds=perf_counter() - began), cut or bool(proved))
+        return _clock(replace(report, seconds=perf_counter() - began), cut or bool(proved), SIGNS)
     decided = replace(step, uses=(*step.uses, *(Use(r.step.id) for r in proved)))
     try:
         again = _check_step(proof, decided, budget, left(), given, store, None)
     except ProofFileError:
-        return _clock(replace(report, seconds=perf_counter() - began), cut)
+        return _clock(replace(report, seconds=perf_counter() - began), cut, SIGNS)
     shown = "; ".join(f"{r.step.claim.text} ({r.step.id})" for r in proved)
     if again.status != "proved":  # the verdict without them, and what was found in vain
         return _clock(replace(report, message=f"{report.message}; sign facts found and "
                               f"proved, the step still not proved with them: {shown}",
-                              seconds=perf_counter() - began), cut or _capped(again))
+                              seconds=perf_counter() - began), cut or _capped(again), SIGNS)
     return replace(again, message=f"{again.message}; sign facts found and proved, used as "
                    f"steps: {shown}", seconds=perf_counter() - began, termwise=tuple(proved))
 
@@ -836,20 +839,23 @@ def _with_split(proof: Proof, step: Step, report: StepReport, budget: SearchBudg
     from verify.search.lemmas import signs
 
     began = perf_counter() - report.seconds
+    cut = False  # whether the time cap stopped a split's search, or the splits' turn
     for name in signs.splits(proof, [g.goal for g in report.goals]):
         left = None if guard is None else max(0.0, guard - (perf_counter() - began))
         if left == 0:
+            cut = True
             break
         decided = replace(step, rule=CaseSplit(parse_scalar(name, proof.names), name, True))
         try:
             again = _check_step(proof, decided, budget, left, earlier, store, None)
         except ProofFileError:  # a split the rules refuse proves nothing
             continue
+        cut = cut or _capped(again)
         if again.status == "proved":
             return replace(again, message=f"{again.message}; by cases on {name}, a split the "
                            f'checker chose (`split = {{ on = "{name}", zero = true }}` states '
                            "it)", seconds=perf_counter() - began)
-    return replace(report, seconds=perf_counter() - began)
+    return _clock(replace(report, seconds=perf_counter() - began), cut, "case splits")
 
 
 def _capped(report: StepReport) -> bool:
@@ -857,12 +863,12 @@ def _capped(report: StepReport) -> bool:
     return any(s.kind == "time-cap" for g in report.goals for s in g.verdict.stops)
 
 
-def _clock(report: StepReport, cut: bool) -> StepReport:
-    """`report`, saying so when the time cap stopped the term-wise facts' search (`cut`): the
+def _clock(report: StepReport, cut: bool, what: str = "term-wise facts") -> StepReport:
+    """`report`, saying so when the time cap stopped the search for `what` (`cut`): the
     verdict is then the clock's, not the budget's (red team 17 F3: it read as the budget's)."""
     if not cut or _capped(report):  # the step's own search says so already
         return report
-    return replace(report, message=f"{report.message}; term-wise facts: the time cap "
+    return replace(report, message=f"{report.message}; {what}: the time cap "
                    "(`--time-limit`) stopped their search before it ended, so this verdict "
                    "is the clock's; a larger time limit, or none, may decide it")
 
