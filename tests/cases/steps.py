@@ -429,6 +429,18 @@ CASES: tuple[Case, ...] = (
          "b**2 - 4*a*c >= 0", "proved", note="an equality multiplier of degree one"),
     Case("sdp-strict", (), ("x", "y", "z"), (),
          "x**4 + y**4 + z**4 - 4*x*y*z + x + y + z + 3 > 0", "proved"),
+    # gaps33: alpha_k's optimality with the step size cleared, no hint (a - alpha)*d
+    Case("step-size-optimal-cleared", ("ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == dot(ts, d)",),
+         "-2*a*dot(ts, d) + a**2*norm2(d) >= -2*alpha*dot(ts, d) + alpha**2*norm2(d)",
+         "proved", note="|(a - alpha)*d|^2 + 2*(a - alpha) times the equality"),
+    Case("step-size-optimal-distance", ("th", "ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == dot(ts - th, d)",),
+         "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)", "proved"),
+    Case("step-size-optimal-doubled", ("th", "ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == 2*dot(ts - th, d)",),
+         "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)", "refuted",
+         note="twice the optimal step"),
 )
 
 
