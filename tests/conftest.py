@@ -52,6 +52,8 @@ GROUPS: dict[str, tuple[str, ...]] = {
     # their module's audits
     "render-documents": ("tests/test_verify/render/test_render_documents.py",),
     "audit-schema": ("tests/test_verify/audit/test_audit_schema.py",),
+    # the unstated-facts file, checked once (`checked`, about 20 CPU-seconds) for its tests
+    "unstated-facts": ("tests/test_verify/search/lemmas/test_lemmas_signs.py",),
 }
 
 

@@ -705,6 +705,10 @@ def check_step(
         report = _with_termwise(proof, step, report, budget, guard, earlier, used_store)
     if report.status == "unknown" and report.goals and not step.named:
         report = _with_named_sums(proof, step, report, budget, guard, earlier, used_store)
+    if report.status == "unknown" and report.goals and isinstance(step.rule, Direct):
+        report = _with_signs(proof, step, report, budget, guard, earlier, used_store)
+    if report.status == "unknown" and report.goals and isinstance(step.rule, Direct):
+        report = _with_split(proof, step, report, budget, guard, earlier, used_store)
     if used_store is None:
         return report
     return replace(report, recalled=used_store.recalled - recalled,
@@ -817,17 +821,109 @@ def _with_named_sums(proof: Proof, step: Step, report: StepReport, budget: Searc
                    seconds=perf_counter() - began)
 
 
+SIGNS = "sign facts"  # what `_clock` says the time cap stopped (`_with_signs`)
+
+
+def _with_signs(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                guard: float | None, earlier: dict[str, StepReport] | None,
+                store: Store | None) -> StepReport:
+    """`report` (unknown, a direct step) decided again with the sign facts found: the lemmas
+    `verify.search.lemmas.signs` proposes (`norm2(d) > 0`, `alpha > 0`, `alpha >= 0` under
+    the step's own hypotheses and uses), each proved as a step of its own with `LEMMA_SHARE`
+    of the budget, at most `signs.MAX_LEMMAS` tried, the proved ones used plainly, as a
+    user's `uses` (the kernel checks each lemma and the use: nothing new is trusted). The
+    new report, proved, names the facts and holds the lemmas' reports (`StepReport.termwise`,
+    the found lemmas' one home) and the step as decided (its uses extended); `report` itself
+    when nothing was found or the step is still not proved with it, saying what was found."""
+    from verify.search.lemmas import signs
+
+    began = perf_counter() - report.seconds  # the step's clock, its first searches included
+
+    def left() -> float | None:  # the wall-clock cap against hostile input is the step's
+        return None if guard is None else max(0.0, guard - (perf_counter() - began))
+
+    small = budget.scaled(LEMMA_SHARE)
+    proved: list[StepReport] = []
+    given = dict(earlier or {})
+    tried, cut = 0, False
+    for subject in signs.subjects(proof, [g.goal for g in report.goals]):
+        for claim in signs.claims(subject):
+            if tried >= signs.MAX_LEMMAS:
+                break
+            if left() == 0:
+                cut = True
+                break
+            tried += 1
+            lemma = signs.lemma(proof, step, claim, tried,
+                                tuple(Use(r.step.id) for r in proved))
+            if lemma is None:
+                continue
+            try:
+                found = _check_step(proof, lemma, small, left(), given, store, None)
+            except ProofFileError:  # a lemma the rules refuse is no fact found
+                continue
+            cut = cut or _capped(found)
+            if found.status == "proved" and not found.vacuous:
+                proved.append(found)
+                given[lemma.id] = found
+                break  # `> 0` proved: `>= 0` says less
+    if not proved or left() == 0:
+        return _clock(replace(report, seconds=perf_counter() - began), cut or bool(proved), SIGNS)
+    decided = replace(step, uses=(*step.uses, *(Use(r.step.id) for r in proved)))
+    try:
+        again = _check_step(proof, decided, budget, left(), given, store, None)
+    except ProofFileError:
+        return _clock(replace(report, seconds=perf_counter() - began), cut, SIGNS)
+    shown = "; ".join(f"{r.step.claim.text} ({r.step.id})" for r in proved)
+    if again.status != "proved":  # the verdict without them, and what was found in vain
+        return _clock(replace(report, message=f"{report.message}; sign facts found and "
+                              f"proved, the step still not proved with them: {shown}",
+                              seconds=perf_counter() - began), cut or _capped(again), SIGNS)
+    return replace(again, message=f"{again.message}; sign facts found and proved, used as "
+                   f"steps: {shown}", seconds=perf_counter() - began, termwise=tuple(proved))
+
+
+def _with_split(proof: Proof, step: Step, report: StepReport, budget: SearchBudget,
+                guard: float | None, earlier: dict[str, StepReport] | None,
+                store: Store | None) -> StepReport:
+    """`report` (unknown, a direct step) decided again by cases on a scalar a hypothesis says
+    is `>= 0` (`verify.search.lemmas.signs.splits`): `split = { on = "t", zero = true }` as
+    a user writes it, the kernel's case rule (exhaustive by trichotomy: nothing new is
+    trusted). The new report, proved, says which split was made and how to write it; else
+    `report`, its verdict the one without, its seconds counting the tries."""
+    from verify.search.lemmas import signs
+
+    began = perf_counter() - report.seconds
+    cut = False  # whether the time cap stopped a split's search, or the splits' turn
+    for name in signs.splits(proof, [g.goal for g in report.goals]):
+        left = None if guard is None else max(0.0, guard - (perf_counter() - began))
+        if left == 0:
+            cut = True
+            break
+        decided = replace(step, rule=CaseSplit(parse_scalar(name, proof.names), name, True))
+        try:
+            again = _check_step(proof, decided, budget, left, earlier, store, None)
+        except ProofFileError:  # a split the rules refuse proves nothing
+            continue
+        cut = cut or _capped(again)
+        if again.status == "proved":
+            return replace(again, message=f"{again.message}; by cases on {name}, a split the "
+                           f'checker chose (`split = {{ on = "{name}", zero = true }}` states '
+                           "it)", seconds=perf_counter() - began)
+    return _clock(replace(report, seconds=perf_counter() - began), cut, "case splits")
+
+
 def _capped(report: StepReport) -> bool:
     """Whether the time cap (`--time-limit`) stopped one of `report`'s searches."""
     return any(s.kind == "time-cap" for g in report.goals for s in g.verdict.stops)
 
 
-def _clock(report: StepReport, cut: bool) -> StepReport:
-    """`report`, saying so when the time cap stopped the term-wise facts' search (`cut`): the
+def _clock(report: StepReport, cut: bool, what: str = "term-wise facts") -> StepReport:
+    """`report`, saying so when the time cap stopped the search for `what` (`cut`): the
     verdict is then the clock's, not the budget's (red team 17 F3: it read as the budget's)."""
     if not cut or _capped(report):  # the step's own search says so already
         return report
-    return replace(report, message=f"{report.message}; term-wise facts: the time cap "
+    return replace(report, message=f"{report.message}; {what}: the time cap "
                    "(`--time-limit`) stopped their search before it ended, so this verdict "
                    "is the clock's; a larger time limit, or none, may decide it")
 
@@ -883,7 +979,8 @@ def _found_facts(used: Sequence[StepReport], earlier: Mapping[str, StepReport]) 
         seen.add(report.step.id)
         for fact in report.termwise:
             over = next((u.over for u in report.step.uses if u.step == fact.step.id), "")
-            out.setdefault(fact.step.id, f"{fact.step.claim.text} summed over {over} for "
+            summed = f" summed over {over}" if over else ""  # a sign fact is used plainly
+            out.setdefault(fact.step.id, f"{fact.step.claim.text}{summed} for "
                                          f"{report.step.id} ({fact.step.id})")
         pending += [earlier[u.step] for u in report.step.uses if u.step in earlier]
     return "; ".join(out.values())
@@ -1427,6 +1524,9 @@ def replay(proof: Proof, reports: Sequence[StepReport]) -> tuple[StepReport, ...
         step, theorem, refutation = home.step(report.step.id), None, None  # the proof's own
         step = replace(step, named=report.step.named)  # with its sums named, if it was (the
         # kernel admits any fresh names: a wrong one proves nothing, `sums.VectorSum`)
+        if isinstance(step.rule, Direct) and isinstance(report.step.rule, CaseSplit):
+            step = replace(step, rule=report.step.rule)  # by the cases the checker chose (a
+            # split leaves the statement as it is: the kernel checks the cases' certificates)
         used = [done[u.step] for u in step.uses]
         if report.statement is not None:
             proved = [g.kernel_evidence for g in report.goals if g.pieces]

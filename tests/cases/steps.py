@@ -429,6 +429,18 @@ CASES: tuple[Case, ...] = (
          "b**2 - 4*a*c >= 0", "proved", note="an equality multiplier of degree one"),
     Case("sdp-strict", (), ("x", "y", "z"), (),
          "x**4 + y**4 + z**4 - 4*x*y*z + x + y + z + 3 > 0", "proved"),
+    # gaps33: alpha_k's optimality with the step size cleared, no hint (a - alpha)*d
+    Case("step-size-optimal-cleared", ("ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == dot(ts, d)",),
+         "-2*a*dot(ts, d) + a**2*norm2(d) >= -2*alpha*dot(ts, d) + alpha**2*norm2(d)",
+         "proved", note="|(a - alpha)*d|^2 + 2*(a - alpha) times the equality"),
+    Case("step-size-optimal-distance", ("th", "ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == dot(ts - th, d)",),
+         "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)", "proved"),
+    Case("step-size-optimal-doubled", ("th", "ts", "d"), ("alpha", "a"),
+         ("alpha*norm2(d) == 2*dot(ts - th, d)",),
+         "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)", "refuted",
+         note="twice the optimal step"),
 )
 
 
@@ -473,3 +485,132 @@ claim = "y == 0"
 linarith.lean lines 145, 455 and 458): proved by antisymmetry, from certificates of `g >= 0`
 and `-g >= 0` (directly for the chain, in refutation form for the squares); the checker's,
 the renderers' and the Coq export's tests share them."""
+
+
+UNSTATED = """
+title = "unstated facts"
+vectors = ["th", "ts", "d", "w", "u"]
+scalars = ["alpha", "a", "mk", "g", "R2", "R", "t", "nw"]
+
+[define]
+nw = "norm(w)"
+
+[[step]]
+id = "batch-cleared"
+given = ["alpha*norm2(d) == dot(ts, d)", "dot(th, d) <= 0", "dot(ts, d) >= g", "g > 0"]
+claim = "norm2(th + alpha*d - ts) <= norm2(th - ts) - alpha*dot(ts, d)"
+
+[[step]]
+id = "batch-cleared-any-margin"
+given = ["alpha*norm2(d) == dot(ts, d)", "dot(th, d) <= 0", "dot(ts, d) >= g"]
+claim = "norm2(th + alpha*d - ts) <= norm2(th - ts) - alpha*dot(ts, d)"
+
+[[step]]
+id = "batch-radius"
+given = ["alpha*norm2(d) == dot(ts, d)",
+         "dot(th, d) <= 0",
+         "dot(ts, d) >= g",
+         "g > 0",
+         "norm2(d) <= R2"]
+claim = "R2*norm2(th + alpha*d - ts) <= R2*norm2(th - ts) - g**2"
+
+[[step]]
+id = "batch-radius-doubled"
+given = ["alpha*norm2(d) == dot(ts, d)",
+         "dot(th, d) <= 0",
+         "dot(ts, d) >= g",
+         "g > 0",
+         "norm2(d) <= R2"]
+claim = "R2*norm2(th + alpha*d - ts) <= R2*norm2(th - ts) - 2*g**2"
+
+[[step]]
+id = "radius-positive"
+given = ["dot(ts, d) >= mk*g", "mk >= 1", "g > 0", "norm2(d) <= mk**2*R2"]
+claim = "R2 > 0"
+
+[[step]]
+id = "radius-positive-no-mistake"
+given = ["dot(ts, d) >= mk*g", "mk >= 0", "g > 0", "norm2(d) <= mk**2*R2"]
+claim = "R2 > 0"
+
+[[step]]
+id = "batch-division"
+given = ["alpha == dot(ts, d)/norm2(d)",
+         "dot(th, d) <= 0",
+         "dot(ts, d) >= mk*g",
+         "mk >= 1",
+         "g > 0",
+         "norm2(d) <= mk**2*R2"]
+claim = "norm2(th + alpha*d - ts) <= norm2(th - ts) - g**2/R2"
+
+[[step]]
+id = "decrease-ratio"
+given = ["dot(ts, d) >= mk*g", "mk >= 1", "g > 0", "norm2(d) <= mk**2*R2"]
+claim = "dot(ts, d)**2/norm2(d) >= g**2/R2"
+
+[[step]]
+id = "decrease-ratio-mk"
+given = ["dot(ts, d) >= mk*g", "mk >= 1", "g > 0", "norm2(d) <= mk**2*R2"]
+claim = "dot(ts, d)**2/norm2(d) >= mk*g**2/R2"
+
+[[step]]
+id = "mistake-bound"
+given = ["norm2(u) == 1", "dot(w, u) >= t*g", "t >= 0", "g > 0", "norm2(w) <= t*R**2"]
+claim = "t*g**2 <= R**2"
+
+[[step]]
+id = "mistake-bound-halved"
+given = ["norm2(u) == 1", "dot(w, u) >= t*g", "t >= 0", "g > 0", "norm2(w) <= t*R**2"]
+claim = "2*t*g**2 <= R**2"
+
+[[step]]
+id = "mistake-bound-division"
+given = ["norm2(u) == 1", "dot(w, u) >= t*g", "t >= 0", "g > 0", "norm2(w) <= t*R**2"]
+claim = "t <= R**2/g**2"
+
+[[step]]
+id = "mistake-bound-norm"
+given = ["t*g <= nw", "norm2(w) <= t*R**2", "g > 0", "t >= 0"]
+claim = "t <= R**2/g**2"
+
+[[step]]
+id = "step-size-optimal"
+given = ["alpha*norm2(d) == dot(ts, d)"]
+claim = "-2*a*dot(ts, d) + a**2*norm2(d) >= -2*alpha*dot(ts, d) + alpha**2*norm2(d)"
+
+[[step]]
+id = "step-size-optimal-distance"
+given = ["alpha*norm2(d) == dot(ts - th, d)"]
+claim = "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)"
+
+[[step]]
+id = "step-size-optimal-doubled"
+given = ["alpha*norm2(d) == 2*dot(ts - th, d)"]
+claim = "norm2(th + a*d - ts) >= norm2(th + alpha*d - ts)"
+"""
+"""True steps as students write them, each leaning on a fact it does not state (gaps33):
+alpha_k >= 0 and norm2(d) > 0 from the step size cleared of its denominator, R2 > 0 from
+norm2(d) > 0, the case t == 0 of a mistake bound divided by t, alpha_k's optimality without
+the hint (a - alpha)*d; each true one was unknown at the default budget before the checker
+found sign facts (`verify.search.lemmas.signs`), split on a scalar a hypothesis says is
+>= 0, and scaled a norm by a difference; beside each, a false twin. Looped over by
+tests/test_verify/search/lemmas/test_lemmas_signs.py with `UNSTATED_EXPECTED`."""
+
+UNSTATED_EXPECTED: dict[str, Expected] = {
+    "batch-cleared": "proved",
+    "batch-cleared-any-margin": "refuted",  # g may be negative, alpha too
+    "batch-radius": "proved",
+    "batch-radius-doubled": "refuted",
+    "radius-positive": "proved",
+    "radius-positive-no-mistake": "refuted",  # mk = 0, d = 0, R2 = 0
+    "batch-division": "proved",
+    "decrease-ratio": "proved",
+    "decrease-ratio-mk": "refuted",  # the seed's |M_k| gamma^2/R2 (canonical-batch)
+    "mistake-bound": "proved",
+    "mistake-bound-halved": "refuted",
+    "mistake-bound-division": "proved",
+    "mistake-bound-norm": "proved",
+    "step-size-optimal": "proved",
+    "step-size-optimal-distance": "proved",
+    "step-size-optimal-doubled": "refuted",
+}

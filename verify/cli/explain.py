@@ -78,13 +78,14 @@ def run(args: argparse.Namespace) -> int:
         reports = {**reports, **{r.step.id: r for r in found}}
     if lemma is not None:  # a term-wise fact the check names (red team 23 F4)
         owner = located.step.id
+        what = "sign fact" if re.fullmatch(r".+-sign-[0-9]+", lemma) else "term-wise fact"
         if (status := reports[owner].status) != "proved":  # red team 23 F9
             raise UsageError(f"no step {lemma!r} in {located.proof_id}: {owner} is {status}, "
-                             "and the term-wise facts found for a step are steps only when "
+                             f"and the {what}s found for a step are steps only when "
                              "it is proved with them (`novikoff check` lists those found)")
         if lemma not in {r.step.id for r in found}:
             raise UsageError(f"no step {lemma!r} in {located.proof_id}: {owner} was proved "
-                             "without that term-wise fact (`novikoff check` names those it "
+                             f"without that {what} (`novikoff check` names those it "
                              "was proved with)")
         located = replace(located, step=located.proof.step(lemma))
     if args.json:  # data on stdout only; the proof's notes would not be JSON
@@ -136,7 +137,7 @@ def _locate(first: str, second: str | None, args: argparse.Namespace
         raise UsageError(str(exc)) from None
     shown, proof = read_checked(proof_name, args)
     ids = [step.id for step in proof.steps]
-    owner = re.fullmatch(r"(.+)-termwise-[0-9]+", step_id)
+    owner = re.fullmatch(r"(.+)-(?:termwise|sign)-[0-9]+", step_id)
     if step_id not in ids and owner and owner.group(1) in ids:
         return Located(shown, proof, proof.step(owner.group(1))), step_id
     if step_id not in ids:

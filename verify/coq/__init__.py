@@ -8,6 +8,7 @@ Nothing here decides a verdict of our own kernel: Coq is a second, independent j
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -244,7 +245,10 @@ def summary_line(run: CoqRun) -> str:
     members = sum(r.startswith("checked") and ", not derived in Coq from " in r
                   for r in run.results.values())
     took = f" in {run.seconds:.1f} s" if run.seconds is not None else ""
-    found = (f" (and {sum(r.startswith('checked') for r in lemmas)}/{len(lemmas)} term-wise "
+    kinds = {"sign" if re.search(r"-sign-[0-9]+$", key[1]) else "term-wise"  # the id ends
+             for key in run.found}  # as the checker made it: its mark and a number
+    kind = f"{kinds.pop()} " if len(kinds) == 1 else ""  # sign facts too (gaps33)
+    found = (f" (and {sum(r.startswith('checked') for r in lemmas)}/{len(lemmas)} {kind}"
              "lemmas the checker found)") if lemmas else ""  # red team 23 F8: counted as steps
     return (f"coq: {checked}/{len(steps)} steps{found} checked by coqc{took}"
             + (f", {vacuous} of them vacuously, as the kernel's VACUOUS steps are"

@@ -276,6 +276,35 @@ def cross_scaled_squares(ctx: Context, target: PolyElement, max_degree: int) -> 
     return _upto(_terms(ctx, ("cross scaled squares", choices), build, shared=True), max_degree)
 
 
+def difference_scaled_norms(ctx: Context, target: PolyElement, max_degree: int) -> list[Term]:
+    """`|(c ± d)*a|^2` for a vector name `a` and two scalars `c`, `d` with `c**2*<a,a>` and
+    `d**2*<a,a>` both monomials of `target`.
+
+    That alpha minimises `h(a) = -2*a*<ts,d> + a**2*|d|^2` once `alpha*|d|^2 == <ts,d>` is
+    `h(a) - h(alpha) = |(a - alpha)*d|^2 + 2*(a - alpha)*[alpha*|d|^2 - <ts,d>]`: the pools
+    scale a vector by one scalar (`|a - c*b|^2`, `|c*a - d*b|^2` of two vectors), never one
+    vector by a difference, so the step was unknown without the hint `(a - alpha)*d`
+    (gaps33: alpha_k's optimality as students write it). The columns are few (pairs of the
+    scalars the target writes squared beside one squared norm), each three monomials."""
+    choices = tuple((a, tuple(_square_scalars(ctx, target, a))) for a in ctx.vectors)
+
+    def build() -> Iterable[Built]:
+        new, one, two = ctx.ring.zero.new, QQ(1), QQ(2)
+        for a, cs in choices:
+            aa = _exponent(ctx.gram_gen(a, a))
+            for c, d in combinations(cs, 2):
+                ec, ed = (_exponent(ctx.gens[ctx.index[scalar(n)]]) for n in (c, d))
+                squares = {_times(aa, _times(ec, ec)): one, _times(aa, _times(ed, ed)): one}
+                cross = _times(aa, _times(ec, ed))
+                for sign in (1, -1):
+                    vector = Vec.named(a).scaled(scalar(c) + sign * scalar(d))
+                    yield (*_built(new({**squares, cross: two if sign == 1 else -two})),
+                           _made(NormSquare(ONE, vector)))
+
+    return _upto(_terms(ctx, ("difference scaled norms", choices), build, shared=True),
+                 max_degree)
+
+
 def diagonal_grams(ctx: Context) -> set[int]:
     """The generators `<v,v>` of the vector names (indices into `ctx.gens`): squared norms,
     which `NormProducts` weights by products of hypotheses."""

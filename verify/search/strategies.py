@@ -38,6 +38,7 @@ from verify.search.sos import (
     common_square,
     cross_scaled_squares,
     diagonal_grams,
+    difference_scaled_norms,
     dsos_squares,
     gram_minors,
     half_basis,
@@ -593,6 +594,28 @@ class DegreeSixProducts(SignProducts):
         return [*super().columns(ctx, target, bound), *weighted(ctx, squares, factors, bound)]
 
 
+class DifferenceScaledNorms(HypothesisProducts):
+    """`hypothesis products` with a squared norm scaled by a difference (or sum) of two
+    scalars, `|(c - d)*a|^2` (`sos.difference_scaled_norms`), for the scalars the target
+    writes squared beside one squared norm.
+
+    alpha_k's optimality as a student writes it, `alpha*norm2(d) == dot(ts, d) |- -2*a*<ts,d>
+    + a**2*|d|^2 >= -2*alpha*<ts,d> + alpha**2*|d|^2` (and its distance form), was unknown
+    without the hint `(a - alpha)*d`: the certificate is that square plus `2*(a - alpha)`
+    times the equality. It applies only when such squares exist, and comes after every other
+    strategy before the SDP, so no certificate they find changes."""
+
+    name = "norms scaled by differences"
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(
+            difference_scaled_norms(ctx, ctx.gap, degree(ctx.gap)))
+
+    def columns(self, ctx: Context, target: PolyElement, bound: int) -> list[Term]:
+        return [*super().columns(ctx, target, bound),
+                *difference_scaled_norms(ctx, target, bound)]
+
+
 class _Cleared(SignProducts):
     """`sign products` with one multiplier only (`missing_factor`'s trial)."""
 
@@ -789,6 +812,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     DifferenceProducts(),
     UnwrittenNorms(),
     DegreeSixProducts(),
+    DifferenceScaledNorms(),
     SemidefiniteSquares(),
 )
 BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]

@@ -182,7 +182,8 @@ def extended(proof: Proof, reports: Iterable[R]) -> tuple[Proof, list[R]]:
     for report in reports:
         found = {lemma.step.id for lemma in report.termwise}
         for use in report.step.uses:
-            if use.step in found and (name := use.over.split(" in ")[0]) not in scalars:
+            if use.step in found and use.over and (name := use.over.split(" in ")[0]
+                                                   ) not in scalars:  # a sign fact: no index
                 scalars.append(name)
     home = replace(proof, scalars=tuple(scalars))
     return replace(home, steps=tuple(s if s.id in own else _read_here(s, home)
