@@ -54,6 +54,14 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "audit-schema": ("tests/test_verify/audit/test_audit_schema.py",),
     # the unstated-facts file, checked once (`checked`, about 20 CPU-seconds) for its tests
     "unstated-facts": ("tests/test_verify/search/lemmas/test_lemmas_signs.py",),
+    # what their module makes once (a module fixture or a cache), made on each worker that
+    # ran one of its tests when the tests were sent one by one
+    "sums-named": ("tests/test_verify/sums/test_sums_named.py",),
+    "mutants": ("tests/test_verify/testing/test_testing_mutants.py",),
+    "render-text": ("tests/test_verify/render/test_render_text.py",),
+    "counterexample-names": ("tests/test_verify/audit/test_audit_counterexample_names.py",),
+    "search-naturals": ("tests/test_verify/search/test_search_naturals.py",),
+    "honest-texts": ("tests/test_verify/render/test_render_honest_texts.py",),
 }
 
 

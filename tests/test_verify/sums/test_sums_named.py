@@ -7,11 +7,13 @@ processes and are replayed by the kernel; `--coq` exports such a step."""
 
 from __future__ import annotations
 
+import functools
 import pickle
 
 import pytest
 
 from proofs.proof_file import parse_proof
+from verify.audit.job import Audit
 from verify.proof_checker import check_proof, detached, replay
 
 HEAD = '''
@@ -43,12 +45,23 @@ CASES = [
 ]
 
 
+@functools.cache
 def checked(claim: str) -> object:
+    """The proof of `claim` and its report, made once per test process: four tests read the
+    first case's (reports are frozen: no test can change what another reads)."""
     proof = parse_proof(HEAD.format(claim=claim).encode(), "named.toml")
     return proof, check_proof(proof)
 
 
-@pytest.mark.parametrize(("claim", "true"), CASES)
+#: The suite's five minutes: the two costliest true cases (about 3 CPU-s each: the
+#: coefficient inside the square, two sums named) with `-m slow`; every kind of true step
+#: keeps a case in every run (a square, the expansion, Cauchy–Schwarz), every false one runs.
+SLOW_CASES = {CASES[3][0], CASES[4][0]}
+
+
+@pytest.mark.parametrize(("claim", "true"), [
+    pytest.param(claim, true, marks=pytest.mark.slow) if claim in SLOW_CASES else (claim, true)
+    for claim, true in CASES])
 def test_true_steps_with_sums_of_vectors_are_proved_and_false_ones_never(
         claim: str, true: bool) -> None:
     _, report = checked(claim)
@@ -78,17 +91,26 @@ def test_coq_exports_such_a_step(tmp_path) -> None:
     assert "pose (Sum1_ := (vzsum " in (tmp_path / "named.v").read_text()
 
 
+@pytest.fixture(scope="module")
+def named_audit(tmp_path_factory: pytest.TempPathFactory) -> Audit:
+    """The small audit of the first case's file, made once for the three formats (each
+    test audited it again: about 1 CPU-s each). Audits are frozen."""
+    from verify.audit.job import run_audit
+
+    (path := tmp_path_factory.mktemp("named") / "named.toml").write_text(
+        HEAD.format(claim=CASES[0][0]))
+    return run_audit([str(path)], budget="small")
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "html", "latex"])
-def test_the_reports_say_which_sums_were_named(tmp_path, fmt: str) -> None:
+def test_the_reports_say_which_sums_were_named(named_audit: Audit, fmt: str) -> None:
     """The certificate's facts read Sum1_, which the statement does not: every report says what
     it names, beside the step (seen in a rendered LaTeX handout: the appendix's facts
     `<S1, th> - ... = 0` with S1 defined nowhere)."""
-    from verify.audit.job import run_audit
     from verify.cli.audit import renderer
 
-    (path := tmp_path / "named.toml").write_text(HEAD.format(claim=CASES[0][0]))
     failures: list[str] = []
-    text = renderer(fmt)(run_audit([str(path)], budget="small"), failures, None)
+    text = renderer(fmt)(named_audit, failures, None)
     assert not failures
     assert "Proved with its sums of vectors named as vectors" in text
     assert "Sum1_ = sum(j in 1..k, y" in text.replace("\\_", "_").replace("\\[", "[")

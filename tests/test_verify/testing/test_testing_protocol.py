@@ -125,7 +125,14 @@ class _StopsReading(Textbook):
         return range(min(n, self.cut))
 
 
-@pytest.mark.parametrize("cut", [2, 8, 12, 20, 24, 25, 100, LATE_N - 1])
+#: The suite's five minutes: in every run a cutoff below 24 (caught on several scenarios),
+#: one at 24 (only the largest scenario reads past it) and the last below LATE_N; the
+#: others, each a full check of the protocol (about 1 CPU-s), with `-m slow` (.ci/run).
+@pytest.mark.parametrize("cut", [2, pytest.param(8, marks=pytest.mark.slow),
+                                 pytest.param(12, marks=pytest.mark.slow),
+                                 pytest.param(20, marks=pytest.mark.slow), 24,
+                                 pytest.param(25, marks=pytest.mark.slow),
+                                 pytest.param(100, marks=pytest.mark.slow), LATE_N - 1])
 def test_a_fit_that_stops_reading_below_the_largest_scenario_is_caught(cut: int) -> None:
     """Red team 9: a cutoff at 25 passed, no scenario having more than 24 examples; the
     200-example one updates on its last example, so every cutoff below 200 differs."""
@@ -200,7 +207,10 @@ class _Capped(Textbook):
         return range(min(epochs, self.cap))
 
 
-@pytest.mark.parametrize("cap", [10, 57, 100, 200, 1000, 1040])
+#: In every run the smallest cap and the largest below the longest run (1041 epochs with
+#: updates); the caps between, each a full check of the protocol, with `-m slow`.
+@pytest.mark.parametrize("cap", [10, *(pytest.param(cap, marks=pytest.mark.slow)
+                                       for cap in (57, 100, 200, 1000)), 1040])
 def test_an_epoch_cap_below_the_longest_run_is_caught(cap: int) -> None:
     assert not check_implementation(_Capped(cap), sources=("protocol",)).ok
 
@@ -215,7 +225,10 @@ class _HalfStep(Textbook):
     eta = 0.5
 
 
-@pytest.mark.parametrize("threshold", [1.0, 0.5, 0.25])
+#: In every run the threshold at eta itself (0.5, the case a half step makes); 1 and 1/4,
+#: each a full check of the protocol, with `-m slow`.
+@pytest.mark.parametrize("threshold", [pytest.param(1.0, marks=pytest.mark.slow), 0.5,
+                                       pytest.param(0.25, marks=pytest.mark.slow)])
 def test_a_wrong_threshold_is_caught_with_eta_one_half_too(threshold: float) -> None:
     class Threshold(_HalfStep):
         def fires(self, w: np.ndarray, x: np.ndarray, label: int) -> bool:
@@ -244,11 +257,20 @@ class _Tolerant(Textbook):
         return bool(label * (w @ x) <= limit)
 
 
+#: In every run the smallest relative tolerance, red team 10's absolute one (0.01) and the
+#: smallest absolute one (1e-300, red team 12); the others, each a full check of the protocol
+#: (about 1 CPU-s), with `-m slow` (.ci/run).
 @pytest.mark.parametrize(("relative", "absolute", "where"), [
-    (1e-4, 0.0, "a tiny cosine"), (1e-6, 0.0, "a tiny cosine"), (1e-15, 0.0, "a tiny cosine"),
-    (0.0, 0.01, "a tiny score"), (0.0, 1e-6, "a tiny score"), (0.0, 1e-15, "a tiny score"),
+    pytest.param(1e-4, 0.0, "a tiny cosine", marks=pytest.mark.slow),
+    pytest.param(1e-6, 0.0, "a tiny cosine", marks=pytest.mark.slow),
+    (1e-15, 0.0, "a tiny cosine"),
+    (0.0, 0.01, "a tiny score"),
+    pytest.param(0.0, 1e-6, "a tiny score", marks=pytest.mark.slow),
+    pytest.param(0.0, 1e-15, "a tiny score", marks=pytest.mark.slow),
     # red team 12: these passed when the tiny score was 2^-52
-    (0.0, 1e-20, "a tiny score"), (0.0, 2.0**-53, "a tiny score"), (0.0, 1e-300, "a tiny score"),
+    pytest.param(0.0, 1e-20, "a tiny score", marks=pytest.mark.slow),
+    pytest.param(0.0, 2.0**-53, "a tiny score", marks=pytest.mark.slow),
+    (0.0, 1e-300, "a tiny score"),
 ])
 def test_a_tolerance_in_the_update_rule_is_caught(relative: float, absolute: float,
                                                   where: str) -> None:
