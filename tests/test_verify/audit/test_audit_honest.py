@@ -1133,3 +1133,48 @@ def test_an_induction_read_on_rows_per_update_leaves_out_those_after_a_failing_u
     (b,) = audit.proofs[0].steps
     assert b.unmet_updates > 0 and b.numeric is not None
     assert b.numeric.status == "held" and b.numeric.past_unmet > 0
+
+
+HELD_FIXED_BUT_VARYING = """title = "an example held fixed along a run"
+vectors = ["w", "x"]
+scalars = ["t", "y"]
+naturals = ["t"]
+[numeric]
+run = "online"
+[[step]]
+id = "fixed-example"
+claim = "dot(w, x) == t*y*norm2(x)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1"]
+constants = ["x", "y"]
+[[step]]
+id = "resting"
+uses = ["fixed-example"]
+claim = "dot(w, x) == t*y*norm2(x)"
+"""
+
+
+def test_a_name_an_induction_holds_fixed_but_its_runs_vary_is_said(tmp_path: Path) -> None:
+    """Red team 33 F2: an induction whose theorem holds the example fixed along a run
+    (`constants = ["x", "y"]`) is true and proved, and online runs, whose example changes at
+    every update, violate it; their start, update, update facts and counter are the
+    induction's, so the caveat, which named only those, called these runs the induction's
+    by omission. It now names the names held fixed and says the audit does not check them,
+    for the induction and for a step resting on its claim."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import caveat
+
+    (tmp_path / "held.toml").write_text(HELD_FIXED_BUT_VARYING)
+    audit = audit_proofs(tmp_path / "held.toml", budget="small")
+    induction, resting = audit.proofs[0].steps
+    assert induction.symbolic.status == "proved"
+    assert induction.numeric is not None and induction.numeric.status == "violated"
+    assert induction.unmet_updates == 0 and induction.unmet_base == 0
+    said = caveat(induction)
+    assert ("a name it holds fixed along a run (x, y) takes another value at a later state, "
+            "which the audit does not check") in said
+    assert "that these runs hold x, y fixed, as fixed-example does, is not checked" in \
+        caveat(resting)
