@@ -72,6 +72,12 @@ def exact(value: object) -> Fraction:
         return Fraction(value)
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, numbers.Real) and hasattr(value, "dtype") and value.dtype.kind == "f":
+        try:  # numpy's: a long double has more bits than float() keeps (red team 33 F3)
+            n, d = value.as_integer_ratio()  # type: ignore[attr-defined]
+        except (OverflowError, ValueError):
+            raise DataError(f"{value} is not a finite number") from None
+        return Fraction(int(n), int(d))
     if isinstance(value, numbers.Real):
         f = float(value)
         if not math.isfinite(f):
