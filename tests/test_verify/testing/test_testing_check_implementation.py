@@ -709,3 +709,11 @@ def test_endless_iterates_are_read_no_further_than_a_perceptron_can_update() -> 
         return w, mistakes, iter(iterates)
 
     assert check_implementation(lazy, sources=("tight",), count=1).ok
+
+
+def test_theory_only_is_true_or_false() -> None:
+    """Red team 33 F9: `theory_only="no"` was read by its truth, so nothing was compared
+    with the exact run: a fit whose weights are not the perceptron's could pass."""
+    with pytest.raises(TypeError, match="theory_only is True or False, not 'no'"):
+        check_implementation(numpy_perceptron, sources=("tight",), count=1,
+                             theory_only="no")  # type: ignore[arg-type]
