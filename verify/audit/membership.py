@@ -106,15 +106,11 @@ def caveat(audit: Audited) -> str:
         return rests_on(audit.runs_of, audit.numeric.outside if audit.numeric else 0,
                         audit.numeric.past_unmet if audit.numeric else 0)
     counter = audit.step.rule.variable  # type: ignore[union-attr]  # an Induction here
-    fixed = held(audit.symbolic.statement)
     if audit.symbolic.status == "proved":
         return ("its induction is proved, so these runs are not the runs it is about: "
                 "under the [numeric] names, a run's start, its update, an update fact or "
                 f"its count of updates differs from the induction's base, step, given or "
-                f"counter {counter}" + (
-                    f", or a name it holds fixed along a run ({', '.join(fixed)}) takes "
-                    "another value at a later state, which the audit does not check"
-                    if fixed else "") + " (or a trusted part is wrong: the kernel, the exact "
+                f"counter {counter} (or a trusted part is wrong: the kernel, the exact "
                 "runs, the binding of names or the evaluation of the instances)")
     checked = []
     if audit.updates is not None:
@@ -140,41 +136,9 @@ def caveat(audit: Audited) -> str:
             f"the audit checks only {' and '.join(checked)}")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
     # then called a true induction false
-    if fixed:  # red team 33 F2: nor does it check that a run holds them fixed
-        said += (f"; it does not check that they hold {', '.join(fixed)} fixed along a run, "
-                 "as its induction does")
     return ("this violation shows the step false only if these runs start, update, "
             "meet the update facts and count their updates as its induction says (base, "
             f"step, given and counter {counter}, under the [numeric] names): {said}")
-
-
-def held(stated: kernel.Statement | None) -> tuple[str, ...]:
-    """The names an induction's theorem holds fixed along a run: every name it reads (its
-    invariant, hypotheses, base, step and update facts) that is neither iterated, nor its
-    counter, nor fresh at each update (read by the update and not in `constants`). Its runs
-    must keep each at one value, which no check of the audit compares between a run's states
-    (red team 33 F2: `constants = ["x", "y"]` on online runs, whose example changes at every
-    update, made a proved induction "violated" with a caveat naming only the base, the step,
-    the update facts and the counter, each of which the runs met)."""
-    if stated is None or stated.over is None:
-        return ()
-    variable, base, step, update, constants = stated.over
-
-    def reads(pairs: object) -> set[str]:
-        out: set[str] = set()
-        for _name, term in pairs:  # type: ignore[attr-defined]
-            for vector, coefficient in (term if type(term) is tuple else (("", term),)):
-                out |= kernel.names_of(coefficient) | ({vector.split("[")[0]} if vector else set())
-        return out
-
-    def relations(rels: Sequence[kernel.Rel]) -> set[str]:
-        return set().union(*(kernel.names_of(e) for r in rels for e in (r.lhs, r.rhs, *r.divisors)))
-
-    iterated = {n for n, _ in (*base, *step)} | {variable}  # type: ignore[misc]
-    moved = reads(step) | relations(update)  # type: ignore[arg-type]
-    fresh = moved - iterated - set(constants)  # type: ignore[arg-type]
-    read = moved | reads(base) | relations((*stated.hypotheses, stated.claim))
-    return tuple(sorted(read - iterated - fresh))
 
 
 def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
@@ -219,9 +183,6 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0) -> str:
         if ind.counter is not None and ind.miscounted:  # red team 30 A6
             said.append(f"{ind.step.id}'s counter is not the run's count of updates at "
                         f"{ind.miscounted} of {ind.counter.instances} rows of these runs")
-        if fixed := held(ind.symbolic.statement):  # red team 33 F2
-            said.append(f"that these runs hold {', '.join(fixed)} fixed, as {ind.step.id} "
-                        "does, is not checked")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
             broken = (f", which fails at {kept.numeric.violations} of {kept.numeric.instances} "
                       "rows of these runs" if kept.numeric is not None
