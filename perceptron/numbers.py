@@ -22,6 +22,8 @@ _RATIO = re.compile(r"^\s*([+-]?\d+)\s*[/%]\s*([+-]?\d+)\s*$", re.ASCII)
 _DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*$", re.ASCII)
 #: A decimal whose exponent has more digits than `_DECIMAL` takes: a number, but one whose
 #: exact value (`1e999999999` is a billion-digit integer) no memory holds.
+#: The largest exponent a decimal text may write (4 digits), which bounds a Decimal's too.
+_MAX_EXPONENT = 9999
 _HUGE_EXPONENT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{5,}\s*$", re.ASCII)
 
 
@@ -69,9 +71,21 @@ def exact(value: object) -> Fraction:
     if isinstance(value, Decimal):
         if not value.is_finite():
             raise DataError(f"{value} is not a finite number")
+        _sign, digits, exponent = value.as_tuple()
+        if len(digits) > MAX_TOKEN:  # as a text read from a file is bounded (red team 33 F7)
+            raise DataError(f"Decimal of {len(digits)} digits is too long")
+        if abs(int(exponent)) > _MAX_EXPONENT + MAX_TOKEN:  # 1E-999999999: 10**999999999
+            raise DataError(f"exponent out of range in Decimal {value}: a number that large or "
+                            "that small has no exact value memory could hold")
         return Fraction(value)
     if isinstance(value, numbers.Rational):
         return Fraction(int(value.numerator), int(value.denominator))
+    if isinstance(value, numbers.Real) and hasattr(value, "dtype") and value.dtype.kind == "f":
+        try:  # numpy's: a long double has more bits than float() keeps (red team 33 F3)
+            n, d = value.as_integer_ratio()  # type: ignore[attr-defined]
+        except (OverflowError, ValueError):
+            raise DataError(f"{value} is not a finite number") from None
+        return Fraction(int(n), int(d))
     if isinstance(value, numbers.Real):
         f = float(value)
         if not math.isfinite(f):

@@ -33,6 +33,7 @@ from perceptron.algorithms.fast import (
     integer_vector,
 )
 from perceptron.algorithms.trace import BatchIntegers, BatchTrace
+from perceptron.conventions import flag
 from perceptron.dataset import Dataset, Vector
 from perceptron.numbers import as_text, exact
 from perceptron.result import BatchResult
@@ -161,6 +162,7 @@ def run_batch(data: Dataset, *, step: object, theta_star: Sequence[object] | Non
     """
     if rule not in _RULES:
         raise ValueError(f"unknown rule {rule!r}; use 'le' or 'lt'")
+    bias = flag(bias, "bias")
     if max_iterations < 0:
         raise ValueError(f"max_iterations must be >= 0, not {max_iterations}")
     chooser = _step_rule(step, theta_star)

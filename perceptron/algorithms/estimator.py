@@ -44,7 +44,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from perceptron.algorithms.fast import exact_matvec, integer_form, integer_vector
 from perceptron.algorithms.online import run_online
-from perceptron.conventions import Conventions
+from perceptron.conventions import Conventions, flag
 from perceptron.dataset import Dataset
 from perceptron.io.loaders import from_arrays
 from perceptron.numbers import exact
@@ -124,6 +124,7 @@ class ExactPerceptron(ClassifierMixin, BaseEstimator):
         return self
 
     def _check_params(self) -> None:
+        flag(self.fit_intercept, "fit_intercept")  # red team 33 F9: "no" was an intercept
         if self.shuffle:
             raise ValueError("shuffle=True is not supported: the exact perceptron passes over "
                              "the examples in the order given (shuffle the rows yourself)")

@@ -196,6 +196,8 @@ def scaled_products(data: Dataset, vector: Sequence[int]) -> list[int]:
     2**63`), else a C-level sum of Python-int products per example (cutting a million big
     coordinates into int64 limbs cost more than the few products it saves)."""
     _s, matrix, top = scaled_matrix(data)
+    if top == 0:  # every entry 0 (or none): no int64 cast of a vector past 2**63 (red team 33)
+        return [0] * data.n
     l1 = sum(map(abs, vector))
     if matrix.dtype != object and top * l1 < 2**63 and data.d:
         return (matrix @ np.array(vector, dtype=np.int64)).tolist()

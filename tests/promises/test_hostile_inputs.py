@@ -471,3 +471,20 @@ def test_a_label_column_name_two_columns_have_is_refused(tmp_path: Path) -> None
     for command in ("run", "bound"):
         code, _, err = cli(command, str(path), "--label-column", "a")
         assert "2 columns are named 'a'" in one_line_error(code, err)
+
+
+def test_a_decimal_whose_exact_value_no_memory_holds_is_refused_at_once() -> None:
+    """Red team 33 F7: a text `1e-999999999` is refused for its exponent, but the same
+    number as a `Decimal` (a fit's weights, check_run's data or iterates, Dataset.of) went to
+    `Fraction(Decimal)`, which builds 10**999999999: a minute of CPU and no end. Refused as
+    the text is, in one line; a Decimal a text could write is still read exactly."""
+    from decimal import Decimal
+
+    from perceptron.errors import DataError
+    from perceptron.numbers import exact
+
+    for value in ("1" * 5000, "1e-999999999", "1e999999999"):
+        with pytest.raises(DataError, match=r"exponent out of range|too long"):
+            exact(Decimal(value))
+    assert exact(Decimal("1e-9999")) == Fraction(1, 10**9999)
+    assert exact(Decimal("2.5e-3")) == Fraction(1, 400)

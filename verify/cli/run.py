@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from perceptron.algorithms.online import run_online
     from verify.cli.terminal import callback, print_fields, progress_bar
 
-    target = _plot_target(args.plot)
+    target = _plot_target(args.plot, getattr(args, "data", None))
     data, bias = data_or_example(args, DEFAULT_EXAMPLE)
     conventions = Conventions(rule=args.rule, sign_zero=int(args.sign_zero), bias=bias,
                               eta=args.eta)
@@ -195,14 +195,22 @@ def weights(w: Sequence[Fraction], ends: int = WEIGHTS_SHOWN) -> str:
     return ", ".join(values)
 
 
-def _plot_target(path: str | None) -> str | None:
-    """The plot file, checked before the run (bad extension or unwritable: exit 2)."""
+def _plot_target(path: str | None, data: str | None) -> str | None:
+    """The plot file, checked before the run (bad extension or unwritable: exit 2; the data
+    file read, by its name or through a link: red team 33 F10, `run d.svg --plot d.svg`
+    drew over the data it had read, as the audit's reports never may)."""
     if path is None:
         return None
+    import os
+
     from verify.render.plot import check_target
 
     try:
         check_target(path)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if data not in (None, "-") and os.path.exists(path) and os.path.exists(data) \
+            and os.path.samefile(path, data):
+        raise UsageError(f"--plot {path}: that is the data file read ({data}); a plot never "
+                         "overwrites its data")
     return path

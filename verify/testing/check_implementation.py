@@ -28,6 +28,7 @@ many epochs. Every call gets its own copies of the arrays, checked unchanged aft
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -38,7 +39,7 @@ import numpy as np
 
 from perceptron.algorithms.online import run_online
 from perceptron.algorithms.trace import Trace
-from perceptron.conventions import DEFAULT, Conventions
+from perceptron.conventions import DEFAULT, Conventions, flag
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
@@ -461,6 +462,7 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     """
     if conventions.w0 is not None:
         raise ValueError("fit(X, y, epochs) cannot receive w0: check with w0=None")
+    theory_only = flag(theory_only, "theory_only")  # "no" compared nothing (red team 33 F9)
     chosen = sources if isinstance(sources, Mapping) else builtin_sources(sources, seed, count)
     label = name or getattr(fit, "__name__", None) or repr(fit)
     outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
@@ -495,7 +497,8 @@ def _kept_state(fit: Fit, calls: Sequence[ScenarioOutcome]) -> str:
         w, iterates, mistakes = outcome.returned
         try:
             again = _read(as_fitted(fit(outcome.X.copy(), outcome.y.copy(), outcome.epochs)),
-                          len(w) if w is not None else outcome.d, False, _Findings())
+                          len(w) if w is not None else outcome.d, False, _Findings(),
+                          outcome.epochs * len(outcome.y))
         except Exception as error:  # it raised now where it returned then
             return (f"called again on the data of its call {outcome.calls_before + 1}, it "
                     f"raised {type(error).__name__}")
@@ -763,7 +766,8 @@ def _call(fit: Fit, source: str, origin: Origin, handed: _Handover, full: RunRes
     w = iterates = mistakes = deviation = first = theory = None
     order = False
     if fitted is not None:
-        w, iterates, mistakes = _read(fitted, run_data.d, conventions.bias, seen)
+        w, iterates, mistakes = _read(fitted, run_data.d, conventions.bias, seen,
+                                      epochs * run_data.n)
         # finished when given what the exact run needed to converge (the engine may stop
         # at the budget: the protocol's long run with a bias), or enough for any order
         finished = call.epochs is None and (epochs == _any_order_epochs(bound, None)
@@ -930,10 +934,13 @@ def _bias_hint(width: int, d: int, bias: bool) -> str:
     return ""
 
 
-def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
+def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings, updates: int
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
     """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
-    no finite number, are defects)."""
+    no finite number, are defects). Of the iterates at most `updates + 2` are read: the
+    perceptron updates at most once per example it is shown (`updates` = epochs times
+    examples), so more are a defect, said as such, and an endless iterable returned is not
+    read to the end (red team 33 F6: a generator yielding w forever took 4 GB in 30 s)."""
     w = _vector(fitted.w, "weights", seen)
     if w is not None and len(w) != d:
         seen.defects.append(f"returned {len(w)} weights; the data need {d}"
@@ -942,9 +949,14 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings
     iterates: list[Vector] | None = None
     if fitted.iterates is not None:
         try:
-            listed = list(fitted.iterates)
+            listed = list(itertools.islice(fitted.iterates, updates + 2))
         except TypeError as error:
             seen.defects.append(f"returned iterates that are no sequence: {error}")
+            listed = None
+        if listed is not None and len(listed) > updates + 1:
+            seen.defects.append(f"returned more than {updates + 1} iterates: the perceptron "
+                                f"makes at most {updates} updates here (one per example "
+                                "shown, each epoch showing each example once)")
             listed = None
         read = ([_vector(it, f"the iterate w_{t}", seen) for t, it in enumerate(listed)]
                 if listed is not None else [None])
@@ -1015,7 +1027,8 @@ def _finishes(fit: Fit, handed: _Handover, conventions: Conventions, bound: Frac
         fitted = as_fitted(fit(handed.X.copy(), handed.y.copy(), epochs))
     except Exception:  # then it is not that: the first call's findings stand
         return None
-    _, iterates, _ = _read(fitted, handed.run_data.d, handed.bias, _Findings())
+    _, iterates, _ = _read(fitted, handed.run_data.d, handed.bias, _Findings(),
+                           epochs * handed.run_data.n)
     if iterates is None:
         return None
     again = check_run(handed.data, iterates, u=handed.u, conventions=conventions, finished=True)

@@ -285,8 +285,28 @@ def _float_format(values: Sequence[object]) -> FloatFormat:
 def _rounded(value: Fraction, fmt: type[np.floating]) -> Fraction:
     """`value` rounded to nearest in `fmt` (float64 exactly: `Fraction.__float__` rounds
     correctly; narrower formats via float64, whose double rounding can differ only on
-    ties of the narrower format)."""
-    return Fraction(float(fmt(float(value))))
+    ties of the narrower format; a wider one, numpy's long double, exactly in integers:
+    through float64 it lost its extra bits, and a correct long-double perceptron's updates
+    were called illegal, red team 33 F4)."""
+    info = np.finfo(fmt)
+    if info.nmant <= 52:
+        return Fraction(float(fmt(float(value))))
+    return _round_binary(value, int(info.nmant) + 1, int(info.minexp))
+
+
+def _round_binary(value: Fraction, digits: int, min_exp: int) -> Fraction:
+    """`value` rounded to the nearest binary float of `digits` significant bits whose
+    exponent is at least `min_exp` (below it, subnormal: a fixed quantum), ties to even;
+    the range's top is not applied (an overflow is no iterate's value anyway)."""
+    if value == 0:
+        return value
+    a = abs(value)
+    e = a.numerator.bit_length() - a.denominator.bit_length()  # 2**e <= a < 2**(e+1) or
+    if a < Fraction(2) ** e:  # 2**(e-1) <= a < 2**e
+        e -= 1
+    quantum = Fraction(2) ** (max(e, min_exp) - digits + 1)
+    m = round(a / quantum)  # Fraction.__round__: half to even
+    return (m * quantum) if value > 0 else -(m * quantum)
 
 
 def _resolve_run(run: RunLike, conventions: Conventions | None,

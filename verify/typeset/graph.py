@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from html import escape
+from urllib.parse import quote
 
 WIDTH = 720.0
 """The drawing's width in pixels (HTML) or points before scaling (LaTeX)."""
@@ -209,9 +210,16 @@ class Graph:
             lines.append(f'  {_key(n.id)}["{p.label}{MARKER if p.affected else ""}"]:::{name}')
         lines += [f"  {_key(a)} --> {_key(b)}" for a, b in self.edges]
         lines += [f"  {_key(a)} -.-> {_key(b)}" for a, b in self.corrections]
-        lines += [f'  click {_key(p.node.id)} href "#{p.node.anchor}"' for p in self.placed]
+        lines += [f'  click {_key(p.node.id)} href "#{quote(p.node.anchor, safe=_SAFE)}"'
+                  for p in self.placed]  # a proof's id is its file's stem: any character
         lines += [f"  classDef {name} {style}" for name, style in sorted(styles.items())]
         return "\n".join(lines)
+
+
+_SAFE = "-_.~!$&'()*+,;=:@/?"
+"""What a link's fragment keeps as written in a Mermaid `click` (RFC 3986's fragment
+characters); anything else, a `"` that ended the string and left a file name's `<img ...>`
+in the diagram's text (red team 33 F5), is percent-encoded."""
 
 
 def _key(step_id: str) -> str:

@@ -544,3 +544,24 @@ def test_a_conventions_subclass_decides_its_own_thresholds() -> None:
     data = Dataset((vec(1, 0), vec(0, 1)), (1, -1))
     assert Problem.build(data, DEFAULT).q.tolist() == [1, 1]
     assert Problem.build(data, NeverAtZero()).q.tolist() == [0, 0]
+
+
+@pytest.mark.parametrize("switch", ["no", "False", 2, 0.5, None])
+def test_a_switch_is_true_or_false_never_a_text_read_by_its_truth(switch: object) -> None:
+    """Red team 33 F9: `Conventions(bias="no")`, `run_batch(..., bias="no")` and
+    `ExactPerceptron(fit_intercept="no")` learned a bias, a text read by its truth (as
+    `check_run`'s `finished="no"` was, red team 32). A switch is True or False (numpy's,
+    or 1 and 0); anything else is a TypeError naming it."""
+    from perceptron.algorithms.batch import run_batch
+    from perceptron.algorithms.estimator import ExactPerceptron
+    from perceptron.conventions import Conventions
+
+    with pytest.raises(TypeError, match="bias is True or False"):
+        Conventions(bias=switch)  # type: ignore[arg-type]
+    data = Dataset.of([[1, 0], [0, 1]], [1, -1])
+    with pytest.raises(TypeError, match="bias is True or False"):
+        run_batch(data, step=1, bias=switch)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="fit_intercept is True or False"):
+        ExactPerceptron(fit_intercept=switch).fit(np.array([[1.0, 0], [0, 1]]),  # type: ignore[arg-type]
+                                                  np.array([1, -1]))
+    assert Conventions(bias=np.True_).bias is True and Conventions(bias=0).bias is False

@@ -241,3 +241,12 @@ def test_entries_at_the_int64_edges(value: int) -> None:
     _, rows = scaled_rows(data)
     assert scaled_products(data, vector) == [
         sum(v * x for v, x in zip(vector, r, strict=True)) for r in rows]
+
+
+def test_products_with_zero_data_and_a_vector_past_int64() -> None:
+    """Every example 0 (max |entry| 0, so the int64 bound `top * l1 < 2**63` held for any
+    vector): a vector past 2**63 was cast to int64, an OverflowError, and check_run of a run
+    on such data stepping by 2**70 was a traceback (red team 33 F1)."""
+    data = Dataset(((F(0), F(0)), (F(0), F(0))), (1, -1))
+    assert scaled_products(data, [2**70, -(2**70)]) == [0, 0]
+    assert margin_numerators(data, (F(2**70), F(1, 3)))[0] == [0, 0]

@@ -170,3 +170,16 @@ def test_a_real_pandas_file(tmp_path: Path) -> None:
     data = load(tmp_path / "plain.csv")
     assert data.X[0] == (F(3, 2), F(1, 10)) and data.y == (1, 1, -1)
     assert np.array_equal(np.array(data.X, dtype=float), frame[["a", "b"]].to_numpy())
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant <= 52, reason="long double is float64 here")
+def test_a_long_double_npy_is_read_exactly(tmp_path: Path) -> None:
+    """Red team 33 F3: a float128 (long double) cell went through float(), so 1 + 2**-60
+    was read as 1: the run was of other data than the file, though floats are documented
+    as read as their exact binary values. Infinities are still refused."""
+    one = np.longdouble(1) + np.longdouble(2) ** -60
+    np.save(tmp_path / "ld.npy", np.array([[one, 1], [-3, -1]], dtype=np.longdouble))
+    assert load(tmp_path / "ld.npy").X[0] == (Fraction(2**60 + 1, 2**60),)
+    np.save(tmp_path / "inf.npy", np.array([[np.longdouble("inf"), 1]], dtype=np.longdouble))
+    with pytest.raises(DataError, match="not a finite number"):
+        load(tmp_path / "inf.npy")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 import zipfile
 from fractions import Fraction
@@ -12,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from perceptron.dataset import Dataset
 from perceptron.errors import DataError
 from perceptron.io.loaders import from_arrays, load, parse_csv, parse_dat, parse_json
 from perceptron.numbers import MAX_TOKEN
@@ -340,3 +342,20 @@ def test_a_header_line_quoted_in_an_error_shows_control_characters_escaped(
         header(str(path), load(str(path)))
     message = str(caught.value)
     assert "\x1b" not in message and "\\x1b[2K" in message
+
+
+@pytest.mark.parametrize(("labels", "said"), [
+    ([1.5, -1], "label 1.5 of example 0 is not -1 or +1"),
+    ([1, 0.5], "label 0.5 of example 1 is not -1 or +1"),
+    ([True, -1], "label True of example 0: boolean True is not a number"),
+])
+def test_dataset_of_reads_labels_exactly(labels: list[object], said: str) -> None:
+    """Red team 33 F8: `Dataset.of` (the API's way in, check_run's `(X, y)` pairs) read
+    labels with `int()`, so 1.5 was the label 1, 0.5 "label 0", True the label 1; and a
+    Dataset given float labels kept them, making its run's arithmetic float. Labels are
+    read exactly: -1 or +1 as any exact number (1.0, "+1", numpy's ints), stored as ints."""
+    with pytest.raises(DataError, match=re.escape(said)):
+        Dataset.of([[1, 0], [0, 1]], labels)
+    data = Dataset.of([[1, 0], [0, 1]], [1.0, np.int8(-1)])
+    assert data.y == (1, -1) and {type(v) for v in data.y} == {int}
+    assert Dataset(data.X, (1.0, -1.0)).y == (1, -1)  # type: ignore[arg-type]

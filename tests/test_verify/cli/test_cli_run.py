@@ -168,3 +168,18 @@ def test_a_data_files_name_is_shown_with_its_escapes_never_obeyed(
     assert code == 0
     assert "\x1b" not in out and "\r" not in out
     assert fields(out)["data"].startswith("data\\x1b[2K\\rall verified\\x1b[8m.csv (2 examples")
+
+
+def test_a_plot_never_overwrites_the_data_it_reads(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Red team 33 F10: a data file is read by its contents whatever its extension, so
+    `run d.svg --plot d.svg` (or a plot path that is a link to the data) drew over the data
+    it had read. Refused before the run, one line, exit 2, the data untouched."""
+    data = tmp_path / "d.svg"
+    data.write_text("a,b,l\n1,2,1\n-3,-4,-1\n")
+    (tmp_path / "link.svg").symlink_to(data)
+    for plot in (data, tmp_path / "link.svg"):
+        code, out, err = run_cli(capsys, str(data), "--plot", str(plot))
+        assert (code, out) == (2, "")
+        assert f"--plot {plot}: that is the data file read ({data})" in err
+        assert data.read_text().startswith("a,b,l")

@@ -207,3 +207,12 @@ def test_the_mermaid_drawing_shows_what_its_legend_names() -> None:
     assert "halo" not in marked and f"{MARKER.strip()} after the name: rests on a finding" \
         in marked
     assert "dotted orange halo: rests on a finding" in legend(graph)
+
+
+def test_a_mermaid_link_keeps_a_file_names_quote_inside_its_string() -> None:
+    """Red team 33 F5: a proof's id is its file's stem, and `x"><img src=x
+    onerror=alert(1)>.toml` made `click s_s href "#x"><img ...>--s"`: the quote ended the
+    link's string and the rest was the diagram's text. The fragment is percent-encoded."""
+    graph = layout([Node("s", 'x"><img src=x onerror=alert(1)>--s', (), "proved", "held")])
+    click = [line for line in graph.mermaid().splitlines() if "click" in line]
+    assert click == ['  click s_s href "#x%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E--s"']

@@ -682,3 +682,38 @@ def test_a_float64_return_is_read_as_each_entry_s_exact_value(values: list[float
     read = _vector(array, "weights", seen)
     assert read == tuple(exact(v) for v in np.array(array, dtype=object).ravel().tolist())
     assert all(type(v) is F for v in read) and not seen.defects  # type: ignore[union-attr]
+
+
+def test_endless_iterates_are_read_no_further_than_a_perceptron_can_update() -> None:
+    """Red team 33 F6: iterates returned as a generator that never ends were listed whole,
+    4 GB in 30 s and no end. A perceptron makes at most one update per example shown, so
+    at most epochs * n + 1 iterates are read, and more are a problem said as such; the
+    correct run's iterates, as a generator, are read as a list is."""
+    def endless(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int, object]:
+        w, mistakes, _ = numpy_perceptron(X, y, epochs)
+
+        def forever():  # type: ignore[no-untyped-def]
+            while True:
+                yield w
+        return w, mistakes, forever()
+
+    outcome = check_implementation(endless, sources=("tight",), count=1).outcomes[0]
+    n = outcome.X.shape[0]
+    assert outcome.problems == (
+        f"returned more than {outcome.epochs * n + 1} iterates: the perceptron makes at most "
+        f"{outcome.epochs * n} updates here (one per example shown, each epoch showing each "
+        "example once)",)
+
+    def lazy(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int, object]:
+        w, mistakes, iterates = numpy_perceptron(X, y, epochs)
+        return w, mistakes, iter(iterates)
+
+    assert check_implementation(lazy, sources=("tight",), count=1).ok
+
+
+def test_theory_only_is_true_or_false() -> None:
+    """Red team 33 F9: `theory_only="no"` was read by its truth, so nothing was compared
+    with the exact run: a fit whose weights are not the perceptron's could pass."""
+    with pytest.raises(TypeError, match="theory_only is True or False, not 'no'"):
+        check_implementation(numpy_perceptron, sources=("tight",), count=1,
+                             theory_only="no")  # type: ignore[arg-type]

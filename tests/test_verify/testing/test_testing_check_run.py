@@ -383,3 +383,31 @@ def test_the_steps_over_the_integers_are_those_computed_in_fractions(
     assert (steps.index, steps.matched, steps.margins) == _fraction_steps(
         data, conv, iterates, given)
     assert all(type(m) is F for m in steps.margins)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant <= 52, reason="long double is float64 here")
+def test_a_long_double_perceptron_is_legal() -> None:
+    """Red team 33 F4: iterates in long double were checked against updates rounded to
+    float64 (`_rounded` went through float()), so a correct long-double perceptron, each
+    update `w + y x` rounded once in long double, broke `update-rule` at update 2 (and its
+    data were read rounded to float64, F3)."""
+    L = np.longdouble
+    X = np.array([[L(1) / L(3), L(1)], [L(-2) / L(7), L(-1) / L(9)],
+                  [L(1) / L(11), L(-1) / L(5)]], dtype=L)
+    y = np.array([1, -1, 1])
+    w = np.zeros(2, dtype=L)
+    iterates = [w.copy()]
+    for _ in range(20):
+        before = len(iterates)
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x) <= 0:
+                w = w + L(label) * x
+                iterates.append(w.copy())
+        if len(iterates) == before:
+            break
+    assert len(iterates) > 2
+    report = check_run((X, y), np.array(iterates, dtype=L))
+    assert report.ok, report.first_violation
+    off = np.array(iterates, dtype=L)
+    off[2, 0] = np.nextafter(off[2, 0], L(10))  # one long-double ulp away: no rounding
+    assert not check_run((X, y), off, finished=False).ok
