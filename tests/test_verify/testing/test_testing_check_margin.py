@@ -106,3 +106,31 @@ def test_a_fit_that_changes_its_input_or_raises_is_a_problem():
     assert all("changed its input X" in o.problems for o in report.outcomes)
     report = check_margin_implementation(raises, 1, sources=("ties",))
     assert all(o.problems == ("raised RuntimeError: boom",) for o in report.outcomes)
+
+
+def test_endless_or_unlistable_iterates_are_a_problem_read_no_further_than_the_run_allows():
+    """Red team 33 F6 in the margin check (found in check_implementation, this module then
+    new): a fit returning its iterates as an endless generator was listed whole (gigabytes,
+    no end); iterates that are no iterable were a TypeError traceback. At most epochs times
+    examples plus two are read, more are a problem said as such."""
+    import itertools
+
+    def endless(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return w, updates, itertools.repeat(w)
+
+    def unlistable(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return w, updates, 7
+
+    report = check_margin_implementation(endless, 1, sources=("ties",))
+    for outcome in report.outcomes:
+        most = outcome.epochs * len(outcome.y)
+        assert outcome.problems == (
+            f"returned more than {most + 1} iterates: the margin perceptron makes at most "
+            f"{most} updates here (one per example shown, each epoch showing each example "
+            "once)",)
+    report = check_margin_implementation(unlistable, 1, sources=("ties",))
+    assert all(len(o.problems) == 1 and o.problems[0].startswith(
+        "returned iterates that are no sequence") for o in report.outcomes)
+    assert check_margin_implementation(margin_perceptron(1.0), 1, sources=("ties",)).ok
