@@ -141,7 +141,9 @@ def register(subparsers: Any) -> None:
                         "option is given at most once, names a file of its own (not `-`: "
                         "reports are never written to standard output), and never a file "
                         "the audit reads (a proof file, a file it imports, a data file, a "
-                        "plug-in's file); otherwise nothing is done (exit 2)")
+                        "plug-in's file); otherwise no report is written (exit 2), and "
+                        "nothing is done unless the file is a data file a proof names, "
+                        "known once the audit has read it: refused after the summary")
     parser.add_argument("--summary", action="store_true",
                         help="report files are one page: theorems, verdicts, findings and "
                         "vacuous steps")
