@@ -126,10 +126,10 @@ def register(subparsers: Any) -> None:
                         "(docs/proof-files.md)")
     parser.add_argument("--counterexamples", type=Path, metavar="DIR",
                         help="write the smallest failing run of each step violated on runs "
-                        "to DIR: a CSV data file (fewest examples, smallest dimension, "
-                        "smallest integers, still failing on the exact engine) and the "
-                        "command that reproduces it; never over a file the audit reads "
-                        "(then nothing is written, exit 2)")
+                        "to DIR as a CSV data file (fewest examples, smallest dimension, "
+                        "smallest integers, still failing on the exact engine), and say on "
+                        "standard error the command that reproduces it; never over a file "
+                        "the audit reads (then nothing is written, exit 2)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument("--markdown", action=_Report, metavar="FILE",
                         help="also write the report as Markdown to FILE")
@@ -141,7 +141,9 @@ def register(subparsers: Any) -> None:
                         "option is given at most once, names a file of its own (not `-`: "
                         "reports are never written to standard output), and never a file "
                         "the audit reads (a proof file, a file it imports, a data file, a "
-                        "plug-in's file); otherwise nothing is done (exit 2)")
+                        "plug-in's file); otherwise no report is written (exit 2), and "
+                        "nothing is done unless the file is a data file a proof names, "
+                        "known once the audit has read it: refused after the summary")
     parser.add_argument("--summary", action="store_true",
                         help="report files are one page: theorems, verdicts, findings and "
                         "vacuous steps")

@@ -243,11 +243,28 @@ def test_the_cli_makes_the_counterexamples_folder(
                  "--jobs", "1", "--counterexamples", str(folder)])
     err = capsys.readouterr().err
     assert code == 1 and "no such directory" not in err
-    assert (folder / "perceptron-wrong2--one-update-growth.csv").exists()
+    written = folder / "perceptron-wrong2--one-update-growth.csv"
+    # the command is said on stderr; the file holds the run (its header and rows) only
+    assert f"reproduce: novikoff audit {LECTURE / 'perceptron-wrong2.toml'}" in err
+    assert "novikoff" not in written.read_text()
     (tmp_path / "file").write_text("")
     assert main(["audit", str(LECTURE / "perceptron-wrong2.toml"), "--budget", "small",
                  "--counterexamples", str(tmp_path / "file")]) == 2
     assert "--counterexamples" in capsys.readouterr().err
+
+
+def test_the_help_says_where_the_reproducing_command_goes(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docs33 D6: `audit --help` said `--counterexamples` writes to DIR "a CSV data file ...
+    and the command that reproduces it", but only the data file is written there: the
+    command is said on standard error (`test_the_cli_makes_the_counterexamples_folder`)."""
+    from verify.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "to DIR as a CSV data file" in said
+    assert "and say on standard error the command that reproduces it" in said
 
 
 def test_a_counterexample_never_overwrites_a_file_the_audit_reads(

@@ -129,6 +129,20 @@ def test_a_report_never_overwrites_a_data_file_the_proof_names(
     assert (folder / "victim.csv").read_text(encoding="utf-8") == DATA
 
 
+def test_the_help_says_a_named_data_file_is_refused_after_the_summary(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """docs33 D7: `audit --help` said a report naming a file the audit reads, "a data file"
+    among them, means "nothing is done"; a data file a proof names is known once the proof is
+    read, so the audit runs and prints its summary first (the test above): the help says so."""
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "otherwise nothing is done (exit 2)" not in said
+    assert ("otherwise no report is written (exit 2), and nothing is done unless the file is a "
+            "data file a proof names, known once the audit has read it: refused after the "
+            "summary") in said
+
+
 IMPORTER = """
 title = "importer"
 scalars = ["a"]
