@@ -572,13 +572,15 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
             # certificate store while the pool runs the shards (`_in_parallel`).
             work: dict[str, Future[_Worked]] = {}
             read: dict[str, Readings] = {}
-            refused: dict[str, _Part] = {}  # the proofs the kernel's rules refuse
+            # the proofs the kernel's rules refuse (not `refused`, the plug-ins refused,
+            # read again below for the exit status)
+            rejected: dict[str, _Part] = {}
 
             def submit(out: _Admitted, proof_id: str) -> None:
                 proof, name = out.proofs[proof_id], out.targets[proof_id].name
                 found = _readings(proof, name)
                 if isinstance(found, _Part):
-                    refused[proof_id] = found
+                    rejected[proof_id] = found
                     return
                 read[proof_id] = found
                 work[proof_id] = local.submit(
@@ -587,7 +589,7 @@ def _run_audit(ids: Sequence[str] | None, data: Sequence[str], seed: int, budget
 
             admitted = _admitted(chosen, data, plugins, unusable, limits, submit)
             plan = _plan(admitted, budget, seed, guard, search, {
-                **refused, **{proof_id: task.result()[0] for proof_id, task in work.items()}},
+                **rejected, **{proof_id: task.result()[0] for proof_id, task in work.items()}},
                 read)
             campaign_result, reports, ahead = _in_parallel(plan, say, numeric, local, work)
     checks = plan.checks
