@@ -117,6 +117,7 @@ class OptimalStep(StepRule):
         self.theta = tuple(exact(v) for v in theta_star)
         # theta* = T / D with integers: every alpha is then one Fraction, not d of them
         self._T, self._D = integer_vector(self.theta)
+        self._described: str | None = None
 
     def alpha(self, k: int, xbar_int: Sequence[int], scale: int) -> Fraction | None:
         """`scale * <theta*, xbar_int> / ||xbar_int||^2` (None when xbar_k = 0)."""
@@ -127,9 +128,13 @@ class OptimalStep(StepRule):
         return Fraction(scale * inner, self._D * norm2)
 
     def describe(self) -> str:
-        """`optimal alpha_k for theta* = (...)`."""
-        return "optimal alpha_k = <theta*, xbar_k>/||xbar_k||^2, theta* = (" + ", ".join(
-            as_text(v) for v in self.theta) + ")"
+        """`optimal alpha_k for theta* = (...)`, written once per rule: every run of a rule
+        shared by several starts (`verify.runs.batch.engine_batch_runner`) says it, and on
+        the adversary's 73 coordinates writing theta* cost as much as a short run."""
+        if self._described is None:
+            self._described = ("optimal alpha_k = <theta*, xbar_k>/||xbar_k||^2, theta* = ("
+                               + ", ".join(as_text(v) for v in self.theta) + ")")
+        return self._described
 
 
 #: Step rules by name (`step="optimal"` needs `theta_star`).

@@ -492,12 +492,15 @@ def batch_starts(scenario: Scenario) -> tuple[Vector, ...]:
 
 def engine_batch_runner(scenario: Scenario, rule: str = "le") -> tuple[BatchRun, ...]:
     """`perceptron.algorithms.batch.run_batch` with the oracle-optimal step for theta* = u, per
-    start, updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`)."""
-    from perceptron.algorithms.batch import run_batch
+    start, updating over M_k = {j : y_j <theta_k, x_j> <= 0} (or `< 0` with `rule="lt"`).
+    One step rule serves every start (theta* is u for each): its exact theta* and its
+    description are made once per scenario, not once per start."""
+    from perceptron.algorithms.batch import OptimalStep, run_batch
 
+    step = OptimalStep(scenario.u)
     return tuple(
         batch_run_from_engine(
-            run_batch(scenario.data, step="optimal", theta_star=scenario.u, w0=start, rule=rule,
+            run_batch(scenario.data, step=step, w0=start, rule=rule,
                       max_iterations=scenario.max_iterations),
             scenario.data, scenario.u, start)
         for start in batch_starts(scenario))

@@ -21,14 +21,15 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perceptron.algorithms.batch import run_batch
+import perceptron.algorithms.batch as batch_engine
+from perceptron.algorithms.batch import OptimalStep, run_batch
 from perceptron.algorithms.fast import _integer_form, integer_form
 from perceptron.dataset import Dataset
 from perceptron.generators.adversary import OnlineAdversary
 from perceptron.generators.tight import _eliminate, orthonormal, rational_rotation
 from verify.numeric import campaign
 from verify.numeric.instances import CompiledPolynomial
-from verify.runs.batch import batch_starts
+from verify.runs.batch import batch_starts, engine_batch_runner
 from verify.runs.columns import (
     INT64_LIMIT,
     Column,
@@ -67,6 +68,38 @@ def test_batch_trace_integers_are_the_fraction_iterates() -> None:
                 assert tuple(Fraction(v, D) for v in W) == w
             for xbar, record in zip(recorded.xbars, trace, strict=True):
                 assert tuple(Fraction(v, recorded.form.scale) for v in xbar) == record.xbar
+
+
+def test_engine_batch_runner_shares_one_step_rule_across_its_starts(monkeypatch) -> None:
+    """The runner makes one `OptimalStep` per scenario (theta* = u for every start), and its
+    runs are those of a fresh `step="optimal"` per start: the same iterates, sets, steps and
+    description (the description written once per rule, read by every run)."""
+    made: list[OptimalStep] = []
+
+    class Counted(OptimalStep):
+        def __init__(self, theta_star: object) -> None:
+            super().__init__(theta_star)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(batch_engine, "OptimalStep", Counted)
+    data, u = _adversary_data(6, 3)
+    scenario = Scenario(data, u, Origin("t", 7), max_iterations=12)
+    for rule in ("le", "lt"):
+        made.clear()
+        runs = engine_batch_runner(scenario, rule)
+        assert len(made) == 1 and len(runs) == len(batch_starts(scenario)) == 3
+        for run, start in zip(runs, batch_starts(scenario), strict=True):
+            fresh = run_batch(data, step="optimal", theta_star=u, w0=start, rule=rule,
+                              max_iterations=12)
+            assert fresh.trace is not None and fresh.trace.integers is not None
+            assert run.theta0 == start and run.theta_star == u
+            assert run.integer is not None
+            assert run.integer.sets == tuple(fresh.trace.sets)
+            assert run.integer.alphas == tuple(fresh.trace.alphas)
+            assert run.integer.fractions(-1) == fresh.w
+        shared = made[0]
+        assert shared.describe() is shared.describe()  # written once
+        assert shared.describe() == OptimalStep(u).describe() == fresh.step
 
 
 # ---- example rows: J_at from its definition ---------------------------------------------------
