@@ -20,10 +20,10 @@ MAX_TOKEN = 4096
 # and 1, so `--seed ٣` was seed 3; proof files take ASCII digits only, and so does data.
 _RATIO = re.compile(r"^\s*([+-]?\d+)\s*[/%]\s*([+-]?\d+)\s*$", re.ASCII)
 _DECIMAL = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d{1,4})?\s*$", re.ASCII)
-#: A decimal whose exponent has more digits than `_DECIMAL` takes: a number, but one whose
-#: exact value (`1e999999999` is a billion-digit integer) no memory holds.
 #: The largest exponent a decimal text may write (4 digits), which bounds a Decimal's too.
 _MAX_EXPONENT = 9999
+#: A decimal whose exponent has more digits than `_DECIMAL` takes: a number, but one whose
+#: exact value (`1e999999999` is a billion-digit integer) no memory holds.
 _HUGE_EXPONENT = re.compile(r"^\s*[+-]?(\d+\.?\d*|\.\d+)[eE][+-]?\d{5,}\s*$", re.ASCII)
 
 

@@ -216,7 +216,9 @@ class StepAudit:
         if self.miscounted:
             return "its counter is not its runs' count of updates"
         if self.varied:
-            return f"its constants {', '.join(self.varied)} change along its runs"
+            many = len(self.varied) > 1
+            return (f"its constant{'s' if many else ''} {', '.join(self.varied)} "
+                    f"change{'' if many else 's'} along its runs")
         return None
 
     @property

@@ -140,9 +140,10 @@ def caveat(audit: Audited) -> str:
                                    "of them (those rows are left out)" if audit.miscounted
                                    else "the run's count of updates at each"))
     if audit.numeric is not None and audit.numeric.varied:  # adv32b O2
+        varied = audit.numeric.varied
         checked.append("that its constants keep one value along these runs: "
-                       f"{', '.join(audit.numeric.varied)} do not (the rows of those runs "
-                       "from its change on are left out)")
+                       f"{', '.join(varied)} {'does' if len(varied) == 1 else 'do'} not (the "
+                       "rows of those runs from its change on are left out)")
     said = ("the audit does not check that they do" if not checked else
             f"the audit checks only these: {'; '.join(checked)}")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
@@ -198,7 +199,9 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: 
                         f"{ind.miscounted} of {ind.counter.instances} rows of these runs "
                         "(those rows are left out where this step's rows make it)")
         if ind.numeric is not None and ind.numeric.varied:  # adv32b O2
-            said.append(f"{ind.step.id}'s constants {', '.join(ind.numeric.varied)} change "
+            varied = ind.numeric.varied
+            said.append(f"{ind.step.id}'s constant{'s' if len(varied) > 1 else ''} "
+                        f"{', '.join(varied)} change{'' if len(varied) > 1 else 's'} "
                         "along some of these runs (their rows from there on are left out "
                         "where this step's rows make them)")
         for kept in ind.carries:  # its runs are those where kept's invariant always holds
@@ -248,14 +251,16 @@ def not_its_runs(step: A) -> A:
     `eta > 0`, was once made not run here as a whole, its runs' start states (states of its
     runs all the same) with them; its verdict is now the one on those states."""
     numeric = step.numeric
-    if numeric is not None and numeric.outside and not numeric.instances:  # newcomer 31 F7
+    left = numeric.past_unmet + numeric.varying + numeric.miscounted if numeric else 0
+    # newcomer 31 F7: every row off a base, and only so (review 33: rows left out for other
+    # reasons beside them were once said to start elsewhere too)
+    if numeric is not None and numeric.outside and not numeric.instances and not left:
         whose = ("its base" if isinstance(step.step.rule, Induction) else
                  "the base of an induction whose claim it uses")
         return replace(step, numeric=None, reason=(
             f"every run it was checked on starts elsewhere than {whose} (under the [numeric] "
             f"names): none of their {numeric.outside} rows is a state of the runs its "
             "statement speaks of"))
-    left = numeric.past_unmet + numeric.varying + numeric.miscounted if numeric else 0
     if numeric is not None and left and not numeric.instances:  # memb33
         return replace(step, numeric=None, reason=(
             f"every row of the runs it was checked on was left out ({numeric.outside} off a "
@@ -418,7 +423,9 @@ def started(step: Step, check: Check, proof: Proof,
                                                    check)
         counter, constants = gaps.get((ind, check.binding), (None, ()))
         counted += [counter] if counter is not None else []
-        fixed += [(c if len(ids) == 1 else f"{ind}'s {c}", gap) for c, gap in constants]
+        # an induction's own by name, another's as `a's c` (the schema's `varied`; review
+        # 33: a step resting on one induction named its constant as its own)
+        fixed += [(c if ind == step.id else f"{ind}'s {c}", gap) for c, gap in constants]
     if counted or fixed:
         check = replace(check, counted=tuple(counted), fixed=tuple(fixed))
     # red team 30 A4: and those of its runs that meet each induction's update facts at every

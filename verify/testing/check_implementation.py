@@ -953,6 +953,9 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings, updates: int
         except TypeError as error:
             seen.defects.append(f"returned iterates that are no sequence: {error}")
             listed = None
+        except Exception as error:  # a lazy iterable's own failure is the implementation's
+            seen.defects.append(f"its iterates raised {type(error).__name__}: {error}")
+            listed = None
         if listed is not None and len(listed) > updates + 1:
             seen.defects.append(f"returned more than {updates + 1} iterates: the perceptron "
                                 f"makes at most {updates} updates here (one per example "

@@ -248,6 +248,9 @@ def _read_iterates(returned: object, most: int, problems: list[str]
     except TypeError as error:
         problems.append(f"returned iterates that are no sequence: {error}")
         return None
+    except Exception as error:  # a lazy iterable's own failure is the implementation's
+        problems.append(f"its iterates raised {type(error).__name__}: {error}")
+        return None
     if len(listed) > most + 1:
         problems.append(f"returned more than {most + 1} iterates: the margin perceptron makes "
                         f"at most {most} updates here (one per example shown, each epoch "

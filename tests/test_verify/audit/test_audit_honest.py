@@ -1244,7 +1244,7 @@ def test_a_constant_that_varies_along_a_run_is_said_and_its_rows_left_out(
     from verify.audit.membership import constants_text
 
     assert audit.proofs[0].status == "incomplete"
-    assert "progress (its constants g change along its runs)" in audit.problems()[0]
+    assert "progress (its constant g changes along its runs)" in audit.problems()[0]
     said = constants_text(progress)
     assert said.startswith("its constant g takes another value along some of the runs")
     assert f"its {progress.numeric.varying} rows there are left out" in said
@@ -1255,6 +1255,13 @@ def test_a_constant_that_varies_along_a_run_is_said_and_its_rows_left_out(
     assert numeric["varying"] == progress.numeric.varying and numeric["varied"] == ["g"]
     for render in (markdown.render, html.render):
         assert said.split(" (under")[0] in render(audit, [])
+    # review 33: a step resting on the induction names the constant as the induction's
+    (tmp_path / "rests.toml").write_text(progress_bound(
+        "a margin bound to the example's", 'k = "t", g = "y*dot(u, x)"')
+        + '[[step]]\nid = "rests"\nuses = ["progress"]\nclaim = "dot(w, u) >= k*g"\n')
+    _, rests = audit_proofs(tmp_path / "rests.toml", budget="small").proofs[0].steps
+    assert rests.numeric is not None and rests.numeric.varying > 0
+    assert rests.numeric.varied == ("progress's g",)
     (tmp_path / "fixed.toml").write_text(progress_bound(
         "a margin of the data", 'k = "t", g = "gamma_u"'))
     (fixed,) = audit_proofs(tmp_path / "fixed.toml", budget="small").proofs[0].steps
@@ -1299,3 +1306,30 @@ def test_a_step_or_counter_left_unchecked_is_said_beside_a_verdict_that_held(
     (moving,) = audit_proofs(tmp_path / "moving.toml", budget="small").proofs[0].steps
     assert moving.constants_unchecked is not None and ", and R2, which reads quantities its " \
         "runs do not hold fixed, is not checked to keep one value" in moving.constants_unchecked
+
+
+def test_rows_left_out_for_several_reasons_are_never_all_said_to_start_elsewhere(
+        tmp_path: Path) -> None:
+    """Review 33: `not_its_runs` said "every run it was checked on starts elsewhere than its
+    base: none of their 40 rows..." when 40 rows were off the base and 60 more were left out
+    as miscounted, rows of runs that did start at the base. Only rows all off a base are
+    said so; rows left out for several reasons are counted by reason."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import not_its_runs
+    from verify.numeric.instances import NumericVerdict
+
+    (tmp_path / "p.toml").write_text(progress_bound("progress", 'k = "t", g = "gamma_u"'))
+    (step,) = audit_proofs(tmp_path / "p.toml", budget="small").proofs[0].steps
+    mixed = dataclasses.replace(step, numeric=NumericVerdict(
+        "not-run", 0, 0, 0, None, None, outside=40, miscounted=60))
+    reason = not_its_runs(mixed).reason
+    assert not_its_runs(mixed).numeric is None and reason is not None
+    assert "starts elsewhere" not in reason
+    assert reason.startswith("every row of the runs it was checked on was left out (40 off a "
+                             "base, 0 past an update"), reason
+    assert "60 where an induction's counter is not the run's count of updates" in reason
+    alone = dataclasses.replace(step, numeric=NumericVerdict(
+        "not-run", 0, 0, 0, None, None, outside=40))
+    assert not_its_runs(alone).reason == (
+        "every run it was checked on starts elsewhere than its base (under the [numeric] "
+        "names): none of their 40 rows is a state of the runs its statement speaks of")

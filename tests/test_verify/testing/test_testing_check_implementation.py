@@ -711,6 +711,22 @@ def test_endless_iterates_are_read_no_further_than_a_perceptron_can_update() -> 
     assert check_implementation(lazy, sources=("tight",), count=1).ok
 
 
+def test_iterates_that_raise_as_they_are_read_are_a_problem_not_a_traceback() -> None:
+    """Review 33: a fit whose iterates are a generator that raises after its first item
+    made check_implementation raise that error (only a TypeError was caught), where a fit
+    that raises itself is a problem reported."""
+    def failing(X: np.ndarray, y: np.ndarray, epochs: int) -> tuple[np.ndarray, int, object]:
+        w, mistakes, _ = numpy_perceptron(X, y, epochs)
+
+        def broken():  # type: ignore[no-untyped-def]
+            yield w
+            raise ValueError("boom")
+        return w, mistakes, broken()
+
+    outcome = check_implementation(failing, sources=("tight",), count=1).outcomes[0]
+    assert "its iterates raised ValueError: boom" in outcome.problems
+
+
 def test_theory_only_is_true_or_false() -> None:
     """Red team 33 F9: `theory_only="no"` was read by its truth, so nothing was compared
     with the exact run: a fit whose weights are not the perceptron's could pass."""

@@ -130,6 +130,18 @@ def test_endless_or_unlistable_iterates_are_a_problem_read_no_further_than_the_r
             f"returned more than {most + 1} iterates: the margin perceptron makes at most "
             f"{most} updates here (one per example shown, each epoch showing each example "
             "once)",)
+    def failing(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+
+        def broken():
+            yield w
+            raise ValueError("boom")
+        return w, updates, broken()
+
+    # review 33: an iterable that raises as it is read was a ValueError traceback
+    report = check_margin_implementation(failing, 1, sources=("ties",))
+    assert all(o.problems == ("its iterates raised ValueError: boom",)
+               for o in report.outcomes)
     report = check_margin_implementation(unlistable, 1, sources=("ties",))
     assert all(len(o.problems) == 1 and o.problems[0].startswith(
         "returned iterates that are no sequence") for o in report.outcomes)
