@@ -86,6 +86,8 @@ class Audited(Protocol):
     def unmet_map(self) -> int: ...
     @property
     def miscounted(self) -> int: ...
+    @property
+    def constants_unchecked(self) -> str | None: ...
 
 
 A = TypeVar("A", bound=Audited)
@@ -146,6 +148,9 @@ def caveat(audit: Audited) -> str:
                        "rows of those runs from its change on are left out)")
     said = ("the audit does not check that they do" if not checked else
             f"the audit checks only these: {'; '.join(checked)}")
+    if audit.constants_unchecked:  # review 33: red team 33 F2's case, its step unchecked
+        said += ("; nor that its constants keep one value along these runs "
+                 f"({audit.constants_unchecked})")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
     # then called a true induction false
     return ("this violation shows the step false only if these runs start, update, "
@@ -194,6 +199,9 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: 
                 "after such an update are left out)" if ind.unmet_map else
                 f"is the run's update at each of the {ind.update_map.instances} updates of "
                 "these runs"))
+        if ind.constants_unchecked:  # review 33 (red team 33 F2's case)
+            said.append(f"{ind.step.id}'s constants are not checked to keep one value along "
+                        f"these runs ({ind.constants_unchecked})")
         if ind.counter is not None and ind.miscounted:  # red team 30 A6
             said.append(f"{ind.step.id}'s counter is not the run's count of updates at "
                         f"{ind.miscounted} of {ind.counter.instances} rows of these runs "

@@ -1333,3 +1333,25 @@ def test_rows_left_out_for_several_reasons_are_never_all_said_to_start_elsewhere
     assert not_its_runs(alone).reason == (
         "every run it was checked on starts elsewhere than its base (under the [numeric] "
         "names): none of their 40 rows is a state of the runs its statement speaks of")
+
+
+def test_the_caveats_say_when_an_inductions_constants_are_not_checked(tmp_path: Path) -> None:
+    """Review 33 (red team 33 F2's case where memb33's check does not reach): an induction
+    whose step is not checked against its runs' updates (`v` bound to `2*w`) has its
+    constants unchecked too (`R2` bound to `norm2(x)`, which varies along a run); the caveat
+    of its violation, and of a step resting on it, listed what was checked and said nothing
+    of its constants, as if a violation could only come from the runs' start, updates or
+    counter. Both now say the constants are not checked, and why."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import caveat
+
+    (tmp_path / "moving.toml").write_text(STEP_OF_AN_EXPRESSION.format(
+        counter='k = "t", R2 = "norm2(x)"')
+        + '[[step]]\nid = "rests"\nuses = ["norm"]\nclaim = "norm2(v) <= 4*k*R2"\n')
+    norm, rests = audit_proofs(tmp_path / "moving.toml", budget="small").proofs[0].steps
+    assert norm.symbolic.status != "proved" and norm.constants_unchecked is not None
+    assert caveat(norm).endswith(
+        f"; nor that its constants keep one value along these runs ({norm.constants_unchecked})")
+    assert [a.step.id for a in rests.runs_of] == ["norm"]
+    assert (f"norm's constants are not checked to keep one value along these runs "
+            f"({norm.constants_unchecked})") in caveat(rests)
