@@ -40,6 +40,9 @@ from verify.testing.protocol import vector_text
 MARGIN_SOURCES = ("tight", "generated", "ties")
 #: The epoch cap of a campaign scenario's run (the exact run's own epochs when it converges).
 MAX_EPOCHS = 200
+#: The most epochs added to the cap for a large beta (`beta / c^2` for a tie scenario): a
+#: beta whose ties need more, an odd numerator of 2^40, runs to the cap instead of for hours.
+TIE_EPOCHS = 4096
 #: Below this, `2^53`, every multiple of float64's quantum of the data is a float.
 FLOAT_EXACT = 2**53
 
@@ -119,11 +122,22 @@ def ties(beta: Fraction) -> list[tuple[str, Dataset]]:
     that the scores `k c^2` meet `beta = p/q` at `k = p 4^j / q`; the margin perceptron
     updates there, a strict `<` does not. One example alone, two orthogonal ones, and the
     second with label -1."""
-    c = Fraction(1, 2 ** (beta.denominator.bit_length() // 2))
+    c = Fraction(2) ** (_valuation(beta) // 2)
     rows = [("one example", [[c]], [1]),
             ("two orthogonal", [[c, 0], [0, c]], [1, 1]),
             ("two orthogonal, labels +1 -1", [[c, 0], [0, -c]], [1, -1])]
     return [(name, Dataset.of(X, y, f"ties: {name}")) for name, X, y in rows]
+
+
+def _valuation(beta: Fraction) -> int:
+    """The exponent of 2 in `beta` (a dyadic, so its denominator is a power of 2); 0 for 0.
+    `c = 2^(v // 2)` makes `beta / c^2` a small integer for a power of 2, large or tiny: with
+    `c` from the denominator alone, `beta = 2^40` asked for `2^40` updates of `c = 1` and
+    hung the check (red team adv33)."""
+    if beta == 0:
+        return 0
+    p, q = beta.numerator, beta.denominator
+    return (p & -p).bit_length() - 1 - (q.bit_length() - 1)
 
 
 def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
@@ -187,9 +201,10 @@ def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction) -> M
     X = np.array([[float(v) for v in row] for row in data.X], dtype=np.float64)
     data = Dataset.of([[Fraction(v) for v in row] for row in X.tolist()], data.y, data.name)
     # a tie scenario's run makes one update per epoch per example until its scores pass
-    # beta: about beta / c^2 epochs, past the cap for a large beta
+    # beta: about beta / c^2 epochs, added to the cap up to TIE_EPOCHS
     smallest = min((norm2(x) for x in data.X if any(x)), default=Fraction(1))
-    exact_run = run_margin(data, beta, max_epochs=MAX_EPOCHS + int(beta / smallest))
+    exact_run = run_margin(data, beta, max_epochs=MAX_EPOCHS
+                           + min(int(beta / smallest), TIE_EPOCHS))
     epochs = exact_run.epochs
     y = np.array(data.y, dtype=np.int64)
     given_X, given_y = X.copy(), y.copy()

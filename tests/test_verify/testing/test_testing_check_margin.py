@@ -146,3 +146,40 @@ def test_endless_or_unlistable_iterates_are_a_problem_read_no_further_than_the_r
     assert all(len(o.problems) == 1 and o.problems[0].startswith(
         "returned iterates that are no sequence") for o in report.outcomes)
     assert check_margin_implementation(margin_perceptron(1.0), 1, sources=("ties",)).ok
+
+
+@pytest.mark.parametrize("beta", [Fraction(2**40), Fraction(3 * 2**30), Fraction(1, 2**61)],
+                         ids=str)
+def test_a_large_or_tiny_power_of_two_beta_is_checked_at_its_tie_in_few_updates(beta: Fraction):
+    """Red team adv33: `ties` took `c` from beta's denominator alone, so `beta = 2^40` asked
+    `c = 1` for 2^40 updates and the check hung (the exact run's cap grew with beta / c^2).
+    `c = 2^(v // 2)`, v the exponent of 2 in beta, meets beta in a few updates; the strict
+    `<` is still caught there."""
+    for _, data in ties(beta):
+        run = ties_run(data, beta)
+        assert run.converged and run.updates <= 2 * data.n * 4
+        assert any(
+            data.y[i] * sum((a * b for a, b in zip(w_before, data.X[i], strict=True)),
+                            Fraction(0)) == beta
+            for i, w_before in _steps(data, run))
+    right = check_margin_implementation(margin_perceptron(float(beta)), beta,
+                                        sources=("ties",))
+    assert right.ok and not any(o.note for o in right.outcomes)
+    wrong = check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
+                                        sources=("ties",))
+    assert {o.source for o in wrong.failures} == {"ties"}
+
+
+def ties_run(data, beta: Fraction):
+    """The exact margin perceptron's run on a tie scenario, under a small cap."""
+    from perceptron.algorithms.margin import run_margin
+
+    return run_margin(data, beta, max_epochs=50)
+
+
+def _steps(data, run):
+    """(example, iterate before) of each update of `run`."""
+    w = tuple(Fraction(0) for _ in range(data.d))
+    for i in run.indices:
+        yield i, w
+        w = tuple(a + data.y[i] * b for a, b in zip(w, data.X[i], strict=True))
