@@ -166,6 +166,11 @@ def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
                                          s.data.name))
         for source, scenarios in campaign.items() for s in scenarios]
     if not isinstance(sources, Mapping) and "ties" in sources:
+        c2 = Fraction(4) ** (_valuation(beta) // 2)
+        if beta / c2 > TIE_EPOCHS:  # the tie is met after beta / c^2 updates, past the cap
+            raise ValueError(f"beta = {as_text(beta)} is met by the tie scenarios only after "
+                             f"{beta / c2} updates (at most {TIE_EPOCHS} are run): use a beta "
+                             f"of fewer significant bits, or sources without 'ties'")
         calls += [("ties", title, data) for title, data in ties(beta)]
     if not calls:
         raise ValueError(f"no scenario to run {label} on: the sources given yield none")

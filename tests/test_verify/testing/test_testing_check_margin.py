@@ -183,3 +183,15 @@ def _steps(data, run):
     for i in run.indices:
         yield i, w
         w = tuple(a + data.y[i] * b for a, b in zip(w, data.X[i], strict=True))
+
+
+def test_a_beta_whose_tie_is_past_the_cap_is_refused_not_passed():
+    """Red team adv33: at beta = 2^40 + 1 the tie scenarios' runs were cut at the epoch cap
+    before any score met beta, so the strict `<` passed every call ("ties calls 3 compared 3
+    problems 0") though `ties` exists to catch it; now such a beta is refused with ties."""
+    beta = Fraction(2**40 + 1)
+    with pytest.raises(ValueError, match=r"only after 1099511627777 updates \(at most 4096"):
+        check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
+                                    sources=("ties",))
+    assert check_margin_implementation(margin_perceptron(float(beta)), beta,
+                                       sources=("tight",), count=1).ok
