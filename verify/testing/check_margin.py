@@ -148,9 +148,11 @@ def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
     it with the exact margin perceptron at `beta` (`run_margin`: w_0 = 0, step 1, cyclic
     epochs, an update whenever `y<w, x> <= beta`). `fit` returns its weights, or `(w,
     updates)` / `(w, updates, iterates)` (`verify.Fitted`). `beta` must be a float64 value
-    (a dyadic rational such as 1, 1/2, 3/4), so that `fit` can hold it exactly; `sources`:
-    names among `tight`, `generated`, `adversary`, `ties`, or a mapping of source name to
-    `Scenario`s."""
+    (a dyadic rational such as 1, 1/2, 3/4), so that `fit` can hold it exactly, and, with
+    `ties`, one its tie scenarios meet within `TIE_EPOCHS` updates (beta over the largest
+    power of 4, `4^k` for any integer k, that divides it at most 4096: a tie cut at the
+    cap tells `<` from `<=` not at all); `sources`: names among
+    `tight`, `generated`, `adversary`, `ties`, or a mapping of source name to `Scenario`s."""
     beta = exact(Fraction(beta) if isinstance(beta, str) else beta)
     if beta < 0:
         raise ValueError(f"the margin perceptron needs beta >= 0, not {as_text(beta)}")
