@@ -45,7 +45,12 @@ def test_a_correct_margin_perceptron_passes_and_its_strict_twin_is_caught(beta: 
     right = check_margin_implementation(margin_perceptron(float(beta)), beta, count=3)
     assert right.ok, right.failures[0].problems
     compared = [o for o in right.outcomes if o.source == "ties"]
-    assert len(compared) == 3 and not any(o.note for o in compared)
+    # the three ties in full, then each cut after the last epoch that updated
+    assert [o.name for o in compared][::2] == [title for title, _ in ties(beta)]
+    pairs = zip(compared[::2], compared[1::2], strict=True)
+    assert all(cut.name.startswith(f"{full.name}, cut after {full.epochs - 1} epoch")
+               and cut.epochs == full.epochs - 1 for full, cut in pairs)
+    assert len(compared) == 6 and not any(o.note for o in compared)
     wrong = check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
                                         count=3)
     assert not wrong.ok
@@ -195,3 +200,30 @@ def test_a_beta_whose_tie_is_past_the_cap_is_refused_not_passed():
                                     sources=("ties",))
     assert check_margin_implementation(margin_perceptron(float(beta)), beta,
                                        sources=("tight",), count=1).ok
+
+
+@pytest.mark.parametrize("bug", ["one epoch fewer", "leaves the last epoch early"])
+def test_a_fit_that_stops_early_is_caught_by_the_runs_cut_short(bug: str):
+    """Red team adv33: every call was given the epochs the exact run converged in, whose
+    last epoch updates nothing, so a fit running `epochs - 1` epochs, or leaving the last
+    epoch after its first update, returned the same weights and passed every call. The
+    calls cut after the last epoch that updated tell them apart."""
+
+    def fit(X: np.ndarray, y: np.ndarray, epochs: int):
+        w = np.zeros(X.shape[1])
+        for epoch in range(epochs - 1 if bug == "one epoch fewer" else epochs):
+            updated = False
+            for x, t in zip(X, y, strict=True):
+                if t * (w @ x) <= 1.0:
+                    w = w + t * x
+                    updated = True
+                    if bug != "one epoch fewer" and epoch == epochs - 1:
+                        break
+            if not updated:
+                break
+        return w
+
+    report = check_margin_implementation(fit, 1, count=3)
+    assert not report.ok
+    assert all(", cut after " in o.name for o in report.failures)
+    assert check_margin_implementation(margin_perceptron(1.0), 1, count=3).ok
