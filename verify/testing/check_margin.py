@@ -33,7 +33,8 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from verify.runs.quantity import Scenario
-from verify.testing.check_implementation import Fit, as_fitted, builtin_sources
+from verify.testing.check_implementation import Fit, _Findings, _short, as_fitted, builtin_sources
+from verify.testing.check_implementation import _vector as _read_vector
 from verify.testing.protocol import vector_text
 
 #: The campaign sources a margin perceptron is checked on by default, and the fixed ties.
@@ -241,16 +242,21 @@ def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction,
     if not _float_exact(data, exact_run):
         return outcome((), note="not compared: float64 is not proven exact along this run")
     try:
-        fitted = as_fitted(fit(given_X, given_y, epochs))
+        returned = fit(given_X, given_y, epochs)
     except Exception as error:  # the implementation's failure is the finding
         return outcome([f"raised {type(error).__name__}: {error}"])
     problems = [f"changed its input {what}" for what, now, was in (("X", given_X, X),
                                                                     ("y", given_y, y))
                 if not np.array_equal(now, was)]
-    w = _vector(fitted.w)
+    try:  # a return it cannot read is its finding too, not a raise (red team adv33)
+        fitted = as_fitted(returned)
+    except (ValueError, TypeError) as error:
+        return outcome([*problems, f"returned {_short(returned)}, which is no weight vector, "
+                                   f"(w, updates) or (w, updates, iterates): {error}"])
+    w = _vector(fitted.w, "w", problems)
     if w is None or len(w) != data.d:
-        return outcome([*problems, f"returned {fitted.w!r}, no vector of {data.d} finite "
-                                   "numbers"])
+        return outcome([*problems, f"returned {_short(returned)}: no vector of {data.d} "
+                                   "finite numbers as w"])
     updates = fitted.mistakes
     run_text = (f"{exact_run.updates} updates in {epochs} epoch(s), "
                 + ("converged" if exact_run.converged else "cut at the epoch cap"))
@@ -295,7 +301,7 @@ def _read_iterates(returned: object, most: int, problems: list[str]
                         f"at most {most} updates here (one per example shown, each epoch "
                         "showing each example once)")
         return None
-    return [_vector(v) for v in listed]
+    return [_vector(v, f"iterate {t}", problems) for t, v in enumerate(listed)]
 
 
 def _parting(first: int, iterates: Sequence[Vector | None], theirs: Sequence[Vector],
@@ -318,15 +324,14 @@ def _parting(first: int, iterates: Sequence[Vector | None], theirs: Sequence[Vec
     return f"its iterates leave the exact margin perceptron's at w_{first}{where}"
 
 
-def _vector(values: object) -> Vector | None:
-    """`values` as exact Fractions, or None when it is no vector of finite numbers."""
-    try:
-        array = np.asarray(values, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        return None
-    if not np.isfinite(array).all():
-        return None
-    return tuple(Fraction(float(v)) for v in array)
+def _vector(values: object, what: str, problems: list[str]) -> Vector | None:
+    """`values` as exact numbers (`check_implementation`'s reading: text, NaN, a container
+    refused), or None with the reason in `problems`. Read exactly, not through float64: a
+    fit returning Fractions `1 + 2^-60` for 1 passed as the exact weights (red team adv33)."""
+    seen = _Findings()
+    out = _read_vector(values, what, seen)
+    problems.extend(seen.defects)
+    return out
 
 
 __all__ = ["MARGIN_SOURCES", "MarginOutcome", "MarginReport", "check_margin_implementation",

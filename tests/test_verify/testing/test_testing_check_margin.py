@@ -227,3 +227,34 @@ def test_a_fit_that_stops_early_is_caught_by_the_runs_cut_short(bug: str):
     assert not report.ok
     assert all(", cut after " in o.name for o in report.failures)
     assert check_margin_implementation(margin_perceptron(1.0), 1, count=3).ok
+
+
+def test_returned_weights_are_read_exactly_and_an_unreadable_return_is_not_said_raised():
+    """Red team adv33: returned weights were read through float64, so a fit returning the
+    exact weights plus 2^-60, as Fractions, passed as identical; its return of a count
+    '2' (text) was said to have `raised`, though the fit returned; text weights passed."""
+    tiny = Fraction(1, 2**60)
+
+    def fractions(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return [Fraction(v) + tiny for v in w.tolist()], updates
+
+    report = check_margin_implementation(fractions, 1, sources=("ties",))
+    assert len(report.failures) == len(report.outcomes)
+    assert all(any(p.startswith("final w differs") for p in o.problems)
+               for o in report.failures)
+
+    def text_count(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return w, str(updates)  # the exact run makes 2 on the first tie
+
+    first = check_margin_implementation(text_count, 1, sources=("ties",)).failures[0]
+    assert first.problems[0].startswith("returned tuple (array([")
+    assert "a mistake count must be an integer, not '2'" in first.problems[0]
+    assert not any("raised" in p for p in first.problems)
+
+    def text_weights(X: np.ndarray, y: np.ndarray, epochs: int):
+        return [str(v) for v in margin_perceptron(1.0)(X, y, epochs)[0]]
+
+    first = check_margin_implementation(text_weights, 1, sources=("ties",)).failures[0]
+    assert "'2.0' is text, not a number" in first.problems[0]
