@@ -303,7 +303,9 @@ def fields(report: dict[str, Any]) -> list[tuple[str, str]]:
                      f"{report['run']}{tail}"))
     margin = report.get("margin_perceptron")
     if margin is not None:
-        beta = margin["beta"]
+        # a long beta as the bound is shown (red team adv33: `--beta 1e400` printed its 401
+        # digits on both rows while the bound beside it was `~ 1e+400`)
+        beta = margin["beta"] if len(margin["beta"]) <= SHOW_DIGITS else _num(margin["beta"])
         if margin["bound"] is not None:
             rows.append(("margin bound", f"(R^2 + 2 beta)/gamma^2 at beta = {beta}: "
                                          f"{_num(margin['bound'])}"))

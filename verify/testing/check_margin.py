@@ -33,13 +33,17 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from verify.runs.quantity import Scenario
-from verify.testing.check_implementation import Fit, as_fitted, builtin_sources
+from verify.testing.check_implementation import Fit, _Findings, _short, as_fitted, builtin_sources
+from verify.testing.check_implementation import _vector as _read_vector
 from verify.testing.protocol import vector_text
 
 #: The campaign sources a margin perceptron is checked on by default, and the fixed ties.
 MARGIN_SOURCES = ("tight", "generated", "ties")
 #: The epoch cap of a campaign scenario's run (the exact run's own epochs when it converges).
 MAX_EPOCHS = 200
+#: The most epochs added to the cap for a large beta (`beta / c^2` for a tie scenario): a
+#: beta whose ties need more, an odd numerator of 2^40, runs to the cap instead of for hours.
+TIE_EPOCHS = 4096
 #: Below this, `2^53`, every multiple of float64's quantum of the data is a float.
 FLOAT_EXACT = 2**53
 
@@ -119,11 +123,22 @@ def ties(beta: Fraction) -> list[tuple[str, Dataset]]:
     that the scores `k c^2` meet `beta = p/q` at `k = p 4^j / q`; the margin perceptron
     updates there, a strict `<` does not. One example alone, two orthogonal ones, and the
     second with label -1."""
-    c = Fraction(1, 2 ** (beta.denominator.bit_length() // 2))
+    c = Fraction(2) ** (_valuation(beta) // 2)
     rows = [("one example", [[c]], [1]),
             ("two orthogonal", [[c, 0], [0, c]], [1, 1]),
             ("two orthogonal, labels +1 -1", [[c, 0], [0, -c]], [1, -1])]
     return [(name, Dataset.of(X, y, f"ties: {name}")) for name, X, y in rows]
+
+
+def _valuation(beta: Fraction) -> int:
+    """The exponent of 2 in `beta` (a dyadic, so its denominator is a power of 2); 0 for 0.
+    `c = 2^(v // 2)` makes `beta / c^2` a small integer for a power of 2, large or tiny: with
+    `c` from the denominator alone, `beta = 2^40` asked for `2^40` updates of `c = 1` and
+    hung the check (red team adv33)."""
+    if beta == 0:
+        return 0
+    p, q = beta.numerator, beta.denominator
+    return (p & -p).bit_length() - 1 - (q.bit_length() - 1)
 
 
 def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
@@ -134,9 +149,11 @@ def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
     it with the exact margin perceptron at `beta` (`run_margin`: w_0 = 0, step 1, cyclic
     epochs, an update whenever `y<w, x> <= beta`). `fit` returns its weights, or `(w,
     updates)` / `(w, updates, iterates)` (`verify.Fitted`). `beta` must be a float64 value
-    (a dyadic rational such as 1, 1/2, 3/4), so that `fit` can hold it exactly; `sources`:
-    names among `tight`, `generated`, `adversary`, `ties`, or a mapping of source name to
-    `Scenario`s."""
+    (a dyadic rational such as 1, 1/2, 3/4), so that `fit` can hold it exactly, and, with
+    `ties`, one its tie scenarios meet within `TIE_EPOCHS` updates (beta over the largest
+    power of 4, `4^k` for any integer k, that divides it at most 4096: a tie cut at the
+    cap tells `<` from `<=` not at all); `sources`: names among
+    `tight`, `generated`, `adversary`, `ties`, or a mapping of source name to `Scenario`s."""
     beta = exact(Fraction(beta) if isinstance(beta, str) else beta)
     if beta < 0:
         raise ValueError(f"the margin perceptron needs beta >= 0, not {as_text(beta)}")
@@ -152,11 +169,17 @@ def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
                                          s.data.name))
         for source, scenarios in campaign.items() for s in scenarios]
     if not isinstance(sources, Mapping) and "ties" in sources:
+        c2 = Fraction(4) ** (_valuation(beta) // 2)
+        if beta / c2 > TIE_EPOCHS:  # the tie is met after beta / c^2 updates, past the cap
+            raise ValueError(f"beta = {as_text(beta)} is met by the tie scenarios only after "
+                             f"{beta / c2} updates (at most {TIE_EPOCHS} are run): use a beta "
+                             f"of fewer significant bits, or sources without 'ties'")
         calls += [("ties", title, data) for title, data in ties(beta)]
     if not calls:
         raise ValueError(f"no scenario to run {label} on: the sources given yield none")
-    return MarginReport(label, beta, tuple(_call(fit, source, title, data, beta)
-                                           for source, title, data in calls))
+    return MarginReport(label, beta, tuple(outcome for source, title, data in calls
+                                           for outcome in _calls(fit, source, title, data,
+                                                                 beta)))
 
 
 def _float_exact(data: Dataset, run: MarginRun) -> bool:
@@ -181,15 +204,32 @@ def _iterates(data: Dataset, run: MarginRun) -> list[Vector]:
     return out
 
 
-def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction) -> MarginOutcome:
-    """One full call of `fit` on `data` as float64 holds it (the exact run is made on those
-    floats' exact values, as `check_implementation`'s), given the epochs it took."""
+def _calls(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction
+           ) -> list[MarginOutcome]:
+    """The full call on `data`, and, when its exact run converged after updating in two
+    epochs or more, the call cut after the last epoch that updated (`epochs - 1`): a
+    converged run's last epoch updates nothing, so a `fit` that ran one epoch fewer than it
+    was given, or left the last epoch early, passed every full call (red team adv33)."""
+    full = _call(fit, source, title, data, beta)
+    if not (full.exact.converged and full.epochs >= 2):
+        return [full]
+    cut = full.epochs - 1
+    return [full, _call(fit, source, f"{title}, cut after {cut} epoch{'' if cut == 1 else 's'}",
+                        data, beta, cut)]
+
+
+def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction,
+          cap: int | None = None) -> MarginOutcome:
+    """One call of `fit` on `data` as float64 holds it (the exact run is made on those
+    floats' exact values, as `check_implementation`'s), given the epochs the exact run
+    took, or cut after `cap` epochs (the exact run then made under that cap)."""
     X = np.array([[float(v) for v in row] for row in data.X], dtype=np.float64)
     data = Dataset.of([[Fraction(v) for v in row] for row in X.tolist()], data.y, data.name)
     # a tie scenario's run makes one update per epoch per example until its scores pass
-    # beta: about beta / c^2 epochs, past the cap for a large beta
+    # beta: about beta / c^2 epochs, added to the cap up to TIE_EPOCHS
     smallest = min((norm2(x) for x in data.X if any(x)), default=Fraction(1))
-    exact_run = run_margin(data, beta, max_epochs=MAX_EPOCHS + int(beta / smallest))
+    exact_run = run_margin(data, beta, max_epochs=cap or (MAX_EPOCHS
+                           + min(int(beta / smallest), TIE_EPOCHS)))
     epochs = exact_run.epochs
     y = np.array(data.y, dtype=np.int64)
     given_X, given_y = X.copy(), y.copy()
@@ -202,16 +242,21 @@ def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction) -> M
     if not _float_exact(data, exact_run):
         return outcome((), note="not compared: float64 is not proven exact along this run")
     try:
-        fitted = as_fitted(fit(given_X, given_y, epochs))
+        returned = fit(given_X, given_y, epochs)
     except Exception as error:  # the implementation's failure is the finding
         return outcome([f"raised {type(error).__name__}: {error}"])
     problems = [f"changed its input {what}" for what, now, was in (("X", given_X, X),
                                                                     ("y", given_y, y))
                 if not np.array_equal(now, was)]
-    w = _vector(fitted.w)
+    try:  # a return it cannot read is its finding too, not a raise (red team adv33)
+        fitted = as_fitted(returned)
+    except (ValueError, TypeError) as error:
+        return outcome([*problems, f"returned {_short(returned)}, which is no weight vector, "
+                                   f"(w, updates) or (w, updates, iterates): {error}"])
+    w = _vector(fitted.w, "w", problems)
     if w is None or len(w) != data.d:
-        return outcome([*problems, f"returned {fitted.w!r}, no vector of {data.d} finite "
-                                   "numbers"])
+        return outcome([*problems, f"returned {_short(returned)}: no vector of {data.d} "
+                                   "finite numbers as w"])
     updates = fitted.mistakes
     run_text = (f"{exact_run.updates} updates in {epochs} epoch(s), "
                 + ("converged" if exact_run.converged else "cut at the epoch cap"))
@@ -256,7 +301,7 @@ def _read_iterates(returned: object, most: int, problems: list[str]
                         f"at most {most} updates here (one per example shown, each epoch "
                         "showing each example once)")
         return None
-    return [_vector(v) for v in listed]
+    return [_vector(v, f"iterate {t}", problems) for t, v in enumerate(listed)]
 
 
 def _parting(first: int, iterates: Sequence[Vector | None], theirs: Sequence[Vector],
@@ -279,15 +324,14 @@ def _parting(first: int, iterates: Sequence[Vector | None], theirs: Sequence[Vec
     return f"its iterates leave the exact margin perceptron's at w_{first}{where}"
 
 
-def _vector(values: object) -> Vector | None:
-    """`values` as exact Fractions, or None when it is no vector of finite numbers."""
-    try:
-        array = np.asarray(values, dtype=np.float64).ravel()
-    except (TypeError, ValueError):
-        return None
-    if not np.isfinite(array).all():
-        return None
-    return tuple(Fraction(float(v)) for v in array)
+def _vector(values: object, what: str, problems: list[str]) -> Vector | None:
+    """`values` as exact numbers (`check_implementation`'s reading: text, NaN, a container
+    refused), or None with the reason in `problems`. Read exactly, not through float64: a
+    fit returning Fractions `1 + 2^-60` for 1 passed as the exact weights (red team adv33)."""
+    seen = _Findings()
+    out = _read_vector(values, what, seen)
+    problems.extend(seen.defects)
+    return out
 
 
 __all__ = ["MARGIN_SOURCES", "MarginOutcome", "MarginReport", "check_margin_implementation",

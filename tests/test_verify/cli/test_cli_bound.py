@@ -169,3 +169,21 @@ def test_beta_reports_the_margin_perceptron_its_bound_and_its_updates(
     assert raised.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "needs a margin >= 0, not -1" in err
+
+
+def test_a_long_beta_is_shown_as_the_long_bound_is(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]):
+    """Red team adv33: `--beta 1e400` printed beta's 401 digits on both margin rows, while
+    the bound beside it read `~ 1e+400 (exact: ... see --json)`; the JSON keeps it exact."""
+    path = tmp_path / "d.csv"
+    path.write_text("1,2,1\n-1,-1,-1\n2,0,1\n")
+    code, out, _ = run(capsys, str(path), "--beta", "1e400", "--epochs", "3")
+    assert code == 0 and "0" * 100 not in out
+    assert re.search(r"^margin bound +\(R\^2 \+ 2 beta\)/gamma\^2 at beta = ~ 1e\+400 "
+                     r"\(exact: an integer of 401 digits; see --json\): ~ 1e\+400", out,
+                     re.M), out
+    assert re.search(r"^margin perceptron +update on y<w,x> <= ~ 1e\+400 \(exact: an "
+                     r"integer of 401 digits; see --json\): 9 updates in 3 epochs", out,
+                     re.M), out
+    code, out, _ = run(capsys, str(path), "--beta", "1e400", "--epochs", "3", "--json")
+    assert json.loads(out)["margin_perceptron"]["beta"] == "1" + "0" * 400

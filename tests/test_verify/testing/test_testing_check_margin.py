@@ -45,7 +45,12 @@ def test_a_correct_margin_perceptron_passes_and_its_strict_twin_is_caught(beta: 
     right = check_margin_implementation(margin_perceptron(float(beta)), beta, count=3)
     assert right.ok, right.failures[0].problems
     compared = [o for o in right.outcomes if o.source == "ties"]
-    assert len(compared) == 3 and not any(o.note for o in compared)
+    # the three ties in full, then each cut after the last epoch that updated
+    assert [o.name for o in compared][::2] == [title for title, _ in ties(beta)]
+    pairs = zip(compared[::2], compared[1::2], strict=True)
+    assert all(cut.name.startswith(f"{full.name}, cut after {full.epochs - 1} epoch")
+               and cut.epochs == full.epochs - 1 for full, cut in pairs)
+    assert len(compared) == 6 and not any(o.note for o in compared)
     wrong = check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
                                         count=3)
     assert not wrong.ok
@@ -146,3 +151,110 @@ def test_endless_or_unlistable_iterates_are_a_problem_read_no_further_than_the_r
     assert all(len(o.problems) == 1 and o.problems[0].startswith(
         "returned iterates that are no sequence") for o in report.outcomes)
     assert check_margin_implementation(margin_perceptron(1.0), 1, sources=("ties",)).ok
+
+
+@pytest.mark.parametrize("beta", [Fraction(2**40), Fraction(3 * 2**30), Fraction(1, 2**61)],
+                         ids=str)
+def test_a_large_or_tiny_power_of_two_beta_is_checked_at_its_tie_in_few_updates(beta: Fraction):
+    """Red team adv33: `ties` took `c` from beta's denominator alone, so `beta = 2^40` asked
+    `c = 1` for 2^40 updates and the check hung (the exact run's cap grew with beta / c^2).
+    `c = 2^(v // 2)`, v the exponent of 2 in beta, meets beta in a few updates; the strict
+    `<` is still caught there."""
+    for _, data in ties(beta):
+        run = ties_run(data, beta)
+        assert run.converged and run.updates <= 2 * data.n * 4
+        assert any(
+            data.y[i] * sum((a * b for a, b in zip(w_before, data.X[i], strict=True)),
+                            Fraction(0)) == beta
+            for i, w_before in _steps(data, run))
+    right = check_margin_implementation(margin_perceptron(float(beta)), beta,
+                                        sources=("ties",))
+    assert right.ok and not any(o.note for o in right.outcomes)
+    wrong = check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
+                                        sources=("ties",))
+    assert {o.source for o in wrong.failures} == {"ties"}
+
+
+def ties_run(data, beta: Fraction):
+    """The exact margin perceptron's run on a tie scenario, under a small cap."""
+    from perceptron.algorithms.margin import run_margin
+
+    return run_margin(data, beta, max_epochs=50)
+
+
+def _steps(data, run):
+    """(example, iterate before) of each update of `run`."""
+    w = tuple(Fraction(0) for _ in range(data.d))
+    for i in run.indices:
+        yield i, w
+        w = tuple(a + data.y[i] * b for a, b in zip(w, data.X[i], strict=True))
+
+
+def test_a_beta_whose_tie_is_past_the_cap_is_refused_not_passed():
+    """Red team adv33: at beta = 2^40 + 1 the tie scenarios' runs were cut at the epoch cap
+    before any score met beta, so the strict `<` passed every call ("ties calls 3 compared 3
+    problems 0") though `ties` exists to catch it; now such a beta is refused with ties."""
+    beta = Fraction(2**40 + 1)
+    with pytest.raises(ValueError, match=r"only after 1099511627777 updates \(at most 4096"):
+        check_margin_implementation(margin_perceptron(float(beta), strict=True), beta,
+                                    sources=("ties",))
+    assert check_margin_implementation(margin_perceptron(float(beta)), beta,
+                                       sources=("tight",), count=1).ok
+
+
+@pytest.mark.parametrize("bug", ["one epoch fewer", "leaves the last epoch early"])
+def test_a_fit_that_stops_early_is_caught_by_the_runs_cut_short(bug: str):
+    """Red team adv33: every call was given the epochs the exact run converged in, whose
+    last epoch updates nothing, so a fit running `epochs - 1` epochs, or leaving the last
+    epoch after its first update, returned the same weights and passed every call. The
+    calls cut after the last epoch that updated tell them apart."""
+
+    def fit(X: np.ndarray, y: np.ndarray, epochs: int):
+        w = np.zeros(X.shape[1])
+        for epoch in range(epochs - 1 if bug == "one epoch fewer" else epochs):
+            updated = False
+            for x, t in zip(X, y, strict=True):
+                if t * (w @ x) <= 1.0:
+                    w = w + t * x
+                    updated = True
+                    if bug != "one epoch fewer" and epoch == epochs - 1:
+                        break
+            if not updated:
+                break
+        return w
+
+    report = check_margin_implementation(fit, 1, count=3)
+    assert not report.ok
+    assert all(", cut after " in o.name for o in report.failures)
+    assert check_margin_implementation(margin_perceptron(1.0), 1, count=3).ok
+
+
+def test_returned_weights_are_read_exactly_and_an_unreadable_return_is_not_said_raised():
+    """Red team adv33: returned weights were read through float64, so a fit returning the
+    exact weights plus 2^-60, as Fractions, passed as identical; its return of a count
+    '2' (text) was said to have `raised`, though the fit returned; text weights passed."""
+    tiny = Fraction(1, 2**60)
+
+    def fractions(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return [Fraction(v) + tiny for v in w.tolist()], updates
+
+    report = check_margin_implementation(fractions, 1, sources=("ties",))
+    assert len(report.failures) == len(report.outcomes)
+    assert all(any(p.startswith("final w differs") for p in o.problems)
+               for o in report.failures)
+
+    def text_count(X: np.ndarray, y: np.ndarray, epochs: int):
+        w, updates, _ = margin_perceptron(1.0)(X, y, epochs)
+        return w, str(updates)  # the exact run makes 2 on the first tie
+
+    first = check_margin_implementation(text_count, 1, sources=("ties",)).failures[0]
+    assert first.problems[0].startswith("returned tuple (array([")
+    assert "a mistake count must be an integer, not '2'" in first.problems[0]
+    assert not any("raised" in p for p in first.problems)
+
+    def text_weights(X: np.ndarray, y: np.ndarray, epochs: int):
+        return [str(v) for v in margin_perceptron(1.0)(X, y, epochs)[0]]
+
+    first = check_margin_implementation(text_weights, 1, sources=("ties",)).failures[0]
+    assert "'2.0' is text, not a number" in first.problems[0]
