@@ -148,14 +148,19 @@ def caveat(audit: Audited) -> str:
                        "rows of those runs from its change on are left out)")
     said = ("the audit does not check that they do" if not checked else
             f"the audit checks only these: {'; '.join(checked)}")
-    if audit.constants_unchecked:  # review 33: red team 33 F2's case, its step unchecked
-        said += ("; nor that its constants keep one value along these runs "
-                 f"({audit.constants_unchecked})")
     # red team 30: a counter bound to `0*t` met every other condition, and the caveat
     # then called a true induction false
+    if not audit.constants_unchecked:
+        return ("this violation shows the step false only if these runs start, update, "
+                "meet the update facts and count their updates as its induction says (base, "
+                f"step, given and counter {counter}, under the [numeric] names): {said}")
+    # review 33: red team 33 F2's case where the constants are not checked (its step not
+    # checked against the runs' updates), once not said at all
     return ("this violation shows the step false only if these runs start, update, "
-            "meet the update facts and count their updates as its induction says (base, "
-            f"step, given and counter {counter}, under the [numeric] names): {said}")
+            "meet the update facts, count their updates and keep its constants at one value "
+            f"as its induction says (base, step, given, counter {counter} and constants, "
+            f"under the [numeric] names): {said}; it does not check that its constants keep "
+            f"one value along these runs ({audit.constants_unchecked})")
 
 
 def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: int = 0,

@@ -1350,8 +1350,14 @@ def test_the_caveats_say_when_an_inductions_constants_are_not_checked(tmp_path: 
         + '[[step]]\nid = "rests"\nuses = ["norm"]\nclaim = "norm2(v) <= 4*k*R2"\n')
     norm, rests = audit_proofs(tmp_path / "moving.toml", budget="small").proofs[0].steps
     assert norm.symbolic.status != "proved" and norm.constants_unchecked is not None
-    assert caveat(norm).endswith(
-        f"; nor that its constants keep one value along these runs ({norm.constants_unchecked})")
+    said = caveat(norm)
+    assert said.startswith(
+        "this violation shows the step false only if these runs start, update, meet the update "
+        "facts, count their updates and keep its constants at one value as its induction says "
+        "(base, step, given, counter k and constants, under the [numeric] names): "), said
+    assert said.endswith(
+        "; it does not check that its constants keep one value along these runs "
+        f"({norm.constants_unchecked})"), said
     assert [a.step.id for a in rests.runs_of] == ["norm"]
     assert (f"norm's constants are not checked to keep one value along these runs "
             f"({norm.constants_unchecked})") in caveat(rests)
