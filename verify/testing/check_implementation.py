@@ -934,13 +934,35 @@ def _bias_hint(width: int, d: int, bias: bool) -> str:
     return ""
 
 
+def listed_iterates(returned: object, updates: int, defects: list[str],
+                    algorithm: str = "perceptron") -> list[object] | None:
+    """The iterates a fit returned, as a list of at most `updates + 1`, or None with the
+    defect said in `defects`: iterates that are no iterable, that raise as they are read (a
+    lazy iterable's own failure is the implementation's, review 33), or more than the
+    `algorithm` can make, which updates at most once per example it is shown (`updates` =
+    epochs times examples). At most `updates + 2` are read, so an endless iterable is not
+    read to the end (red team 33 F6: a generator yielding w forever took 4 GB in 30 s). The
+    one reader of `check_implementation` and `check_margin_implementation`."""
+    try:
+        listed = list(itertools.islice(returned, updates + 2))  # type: ignore[call-overload]
+    except TypeError as error:
+        defects.append(f"returned iterates that are no sequence: {error}")
+        return None
+    except Exception as error:
+        defects.append(f"its iterates raised {type(error).__name__}: {error}")
+        return None
+    if len(listed) > updates + 1:
+        defects.append(f"returned more than {updates + 1} iterates: the {algorithm} makes at "
+                       f"most {updates} updates here (one per example shown, each epoch "
+                       "showing each example once)")
+        return None
+    return listed
+
+
 def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings, updates: int
           ) -> tuple[Vector | None, list[Vector] | None, int | None]:
     """The final w, the iterates and the mistakes, exactly (a wrong width, a weight that is
-    no finite number, are defects). Of the iterates at most `updates + 2` are read: the
-    perceptron updates at most once per example it is shown (`updates` = epochs times
-    examples), so more are a defect, said as such, and an endless iterable returned is not
-    read to the end (red team 33 F6: a generator yielding w forever took 4 GB in 30 s)."""
+    no finite number, are defects); the iterates as `listed_iterates` reads them."""
     w = _vector(fitted.w, "weights", seen)
     if w is not None and len(w) != d:
         seen.defects.append(f"returned {len(w)} weights; the data need {d}"
@@ -948,19 +970,7 @@ def _read(fitted: Fitted, d: int, bias: bool, seen: _Findings, updates: int
         w = None
     iterates: list[Vector] | None = None
     if fitted.iterates is not None:
-        try:
-            listed = list(itertools.islice(fitted.iterates, updates + 2))
-        except TypeError as error:
-            seen.defects.append(f"returned iterates that are no sequence: {error}")
-            listed = None
-        except Exception as error:  # a lazy iterable's own failure is the implementation's
-            seen.defects.append(f"its iterates raised {type(error).__name__}: {error}")
-            listed = None
-        if listed is not None and len(listed) > updates + 1:
-            seen.defects.append(f"returned more than {updates + 1} iterates: the perceptron "
-                                f"makes at most {updates} updates here (one per example "
-                                "shown, each epoch showing each example once)")
-            listed = None
+        listed = listed_iterates(fitted.iterates, updates, seen.defects)
         read = ([_vector(it, f"the iterate w_{t}", seen) for t, it in enumerate(listed)]
                 if listed is not None else [None])
         iterates = None if any(it is None for it in read) else read  # type: ignore[assignment]

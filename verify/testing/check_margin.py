@@ -21,7 +21,6 @@ defect; elsewhere the call is a note, never a verdict.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -33,7 +32,14 @@ from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from verify.runs.quantity import Scenario
-from verify.testing.check_implementation import Fit, _Findings, _short, as_fitted, builtin_sources
+from verify.testing.check_implementation import (
+    Fit,
+    _Findings,
+    _short,
+    as_fitted,
+    builtin_sources,
+    listed_iterates,
+)
 from verify.testing.check_implementation import _vector as _read_vector
 from verify.testing.protocol import vector_text
 
@@ -263,7 +269,10 @@ def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction,
     if w != exact_run.w:
         problems.append(f"final w differs from the exact margin perceptron's: implementation "
                         f"{vector_text(w)}, exact {vector_text(exact_run.w)} ({run_text})")
-    iterates = _read_iterates(fitted.iterates, epochs * data.n, problems)
+    listed = (None if fitted.iterates is None else
+              listed_iterates(fitted.iterates, epochs * data.n, problems, "margin perceptron"))
+    iterates = (None if listed is None else
+                [_vector(v, f"iterate {t}", problems) for t, v in enumerate(listed)])
     if updates is None and iterates is not None:
         updates = len(iterates) - 1
     if updates is not None and updates != exact_run.updates:
@@ -277,31 +286,6 @@ def _call(fit: Fit, source: str, title: str, data: Dataset, beta: Fraction,
         if first is not None:
             problems.append(_parting(first, iterates, theirs, data, exact_run))
     return outcome(problems, w, updates)
-
-
-def _read_iterates(returned: object, most: int, problems: list[str]
-                   ) -> list[Vector | None] | None:
-    """The iterates `fit` returned, exactly, or None (none returned, or a problem said in
-    `problems`). At most `most + 2` are read: the margin perceptron updates at most once per
-    example shown (`most` = epochs times examples), so more are a problem, and an endless
-    iterable is not read to the end (red team 33 F6, as `check_implementation._read`: a
-    generator yielding w forever took 4 GB in 30 s)."""
-    if returned is None:
-        return None
-    try:
-        listed = list(itertools.islice(returned, most + 2))  # type: ignore[call-overload]
-    except TypeError as error:
-        problems.append(f"returned iterates that are no sequence: {error}")
-        return None
-    except Exception as error:  # a lazy iterable's own failure is the implementation's
-        problems.append(f"its iterates raised {type(error).__name__}: {error}")
-        return None
-    if len(listed) > most + 1:
-        problems.append(f"returned more than {most + 1} iterates: the margin perceptron makes "
-                        f"at most {most} updates here (one per example shown, each epoch "
-                        "showing each example once)")
-        return None
-    return [_vector(v, f"iterate {t}", problems) for t, v in enumerate(listed)]
 
 
 def _parting(first: int, iterates: Sequence[Vector | None], theirs: Sequence[Vector],
