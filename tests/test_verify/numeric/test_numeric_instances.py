@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import canonical_checks, wrong_norm_growth
-from verify.numeric.instances import CompiledJudgement, CompiledPolynomial, Shrinker, check
+from verify.numeric.instances import (
+    FIRST,
+    CompiledJudgement,
+    CompiledPolynomial,
+    Shrinker,
+    check,
+    check_in_slices,
+)
 from verify.runs.columns import (
     Column,
     Instance,
@@ -353,3 +360,60 @@ def test_a_definition_column_is_max_and_min_exactly(rows: list[tuple[Fraction, .
         for i, (x, y, z) in enumerate(rows):
             expected = pick(x / z if z != 0 else 0, y * z + 1)
             assert column.value(i) == expected
+
+
+#: The reasons `check_rows` leaves rows of an induction's runs out (neither instances nor
+#: vacuous), each as the compiled judgement's arguments and the `unmet` it is checked with.
+LEFT_OUT = {
+    # a base broken at the counter's 0 on row 20: its run is outside from there on
+    "outside": ({"starts": ((Fact(scalar("s"), "=="), Fact(scalar("b"), "==")),)}, None),
+    # the run's update 19 fails the induction's update facts: the rows after it are out
+    "past_unmet": ({"unmet": ("facts",)}, {"facts": {Origin("test", 7, "unit"): 19}}),
+    # the constant c takes another value from row 20 on: so does the run leave its runs
+    "varying": ({"fixed": (("c", scalar("c") - scalar("c" + FIRST)),)}, None),
+    # the counter k is not the count t of updates on rows 20 on: no state of k updates
+    "miscounted": ({"counted": (scalar("k") - T,)}, None),
+}
+
+
+@pytest.mark.parametrize("reason", sorted(LEFT_OUT))
+def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
+        reason: str) -> None:
+    """The claim is evaluated on the rows that decide it only (`_claim_at`: its instances
+    whose hypotheses hold, a quarter of these rows), and every reason to leave a row out is
+    applied first, once: camp33 narrowed to the rows the hypotheses leave in a second copy
+    of `check_rows`, which already missed memb33's constants that vary and counters that
+    miscount, and counted those rows' violations. Here each reason leaves out rows 20 to 39,
+    where the hypothesis holds and the claim fails: none is a violation, each is counted
+    under its reason, and checked a slice at a time the verdict is the same."""
+    n = 40
+    late = [k >= 20 for k in range(n)]
+    columns = {
+        "a": [-1 if out else 1 for out in late],  # the claim a >= 0 fails on the late rows
+        "h": [1 if out or k % 2 else -1 for k, out in enumerate(late)],  # half vacuous early
+        "t": list(range(n)),
+        "s": [k - 20 if out else k for k, out in enumerate(late)],  # 0 at rows 0 and 20
+        "b": [1 if out else 0 for out in late],  # the base holds at row 0, not at row 20
+        "c": [1 if out else 0 for out in late],
+        "k": [k + 1 if out else k for k, out in enumerate(late)],
+    }
+    batch = InstanceBatch({name: Column.of([Fraction(v) for v in values])
+                           for name, values in columns.items()}, {},
+                          (Origin("test", 7, "unit"),), np.zeros(n, dtype=np.int64),
+                          np.arange(n, dtype=np.int64))
+    options, unmet = LEFT_OUT[reason]
+    judgement = Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">="))
+    compiled = CompiledJudgement.compile(judgement, **options)
+    verdict = compiled.check(batch, unmet)
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations) == (
+        "held", 20, 10, 0)
+    assert verdict.min_slack == 1 and verdict.counterexample is None
+    out = {"outside": verdict.outside, "past_unmet": verdict.past_unmet,
+           "varying": verdict.varying, "miscounted": verdict.miscounted}
+    assert out == {name: 20 if name == reason else 0 for name in out}
+    assert verdict.false == (10,)  # the hypothesis, false on the vacuous rows only
+    assert compiled.claim not in batch._values  # read on the 10 instances alone
+    fresh = InstanceBatch(batch.scalars, {}, batch.origins, batch.origin_index,
+                          batch.iteration)
+    ((sliced, row),) = check_in_slices([compiled], fresh, 7, unmet)
+    assert sliced == verdict and row is None
