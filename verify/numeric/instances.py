@@ -605,24 +605,41 @@ class CompiledJudgement:
         constant of `fixed` has another value than at the run's first row of `batch` on
         (read-only; all False without `fixed`), and, under the key `("fixed names", fixed)`
         of `batch._masks`, the names of the constants that do somewhere. Cross-row: a batch
-        checked a slice at a time has both read off the whole batch first
-        (`check_in_slices`)."""
+        checked a slice at a time has both read off the whole batch first, each constant's
+        change read a slice at a time (`moved`, `check_in_slices`)."""
         key = ("fixed", self.fixed)
         mask = batch._masks.get(key)
         if mask is None:
-            moved = np.zeros(len(batch), dtype=bool)
-            names = []
-            if self.fixed and len(batch):
-                firsts = _first_columns(batch, {first_of(s) for _, poly in self.fixed
-                                                for s in poly.symbols})
-                for name, poly in self.fixed:
-                    off = ~_holding(poly, "==", firsts)
-                    if off.any():
-                        moved |= off
-                        names.append(name)
+            moved, names = self.moved(batch, [0, len(batch)])
             mask = batch._masks[key] = ~_so_far(~moved, batch)
             batch._masks["fixed names", self.fixed] = np.array(names, dtype=object)
         return mask
+
+    def moved(self, batch: InstanceBatch, edges: Sequence[int]
+              ) -> tuple[np.ndarray, list[str]]:
+        """Rows of `batch` where a constant of `fixed` has another value than at its run's
+        first row of `batch`, and the names of those that do somewhere, read on the rows
+        between consecutive `edges` one slice at a time (`InstanceBatch.between`): a
+        slice's copies of the first rows (`_first_columns`), its gaps' values and Gram
+        columns are dropped with it (review 33 F4: on the whole batch at once they were
+        what `check_in_slices` slices a batch to avoid)."""
+        moved = np.zeros(len(batch), dtype=bool)
+        names: list[str] = []
+        if not self.fixed or not len(batch):
+            return moved, names
+        read = {first_of(s) for _, poly in self.fixed for s in poly.symbols}
+        whole = len(edges) == 2
+        for a, b in itertools.pairwise(edges):
+            piece = batch if whole else batch.between(a, b)
+            firsts = _first_columns(piece, read, batch, a)
+            for name, poly in self.fixed:
+                off = ~_holding(poly, "==", firsts)
+                if off.any():
+                    moved[a:b] |= off
+                    if name not in names:
+                        names.append(name)
+        names.sort(key=[name for name, _ in self.fixed].index)
+        return moved, names
 
     def miscounted(self, batch: InstanceBatch) -> np.ndarray:
         """Rows of `batch` where a counter of `counted` is not its run's count of updates
@@ -970,9 +987,11 @@ def check_in_slices(judgements: Sequence[CompiledJudgement], batch: InstanceBatc
                                    for a, b in itertools.pairwise(edges)])
             whole["starts", judgement.starts] = ~_so_far(held, batch)
         if judgement.fixed and ("fixed", judgement.fixed) not in whole:
-            # against each run's first row of the whole batch, not of a slice
-            whole["fixed", judgement.fixed] = judgement.varying(batch)
-            whole["fixed names", judgement.fixed] = batch._masks["fixed names", judgement.fixed]
+            # against each run's first row of the whole batch, not of a slice, read a slice
+            # at a time (review 33 F4: the whole batch's gaps at once)
+            moved, names = judgement.moved(batch, edges)
+            whole["fixed", judgement.fixed] = ~_so_far(~moved, batch)
+            whole["fixed names", judgement.fixed] = np.array(names, dtype=object)
     out = [(NumericVerdict.empty(), None) for _ in judgements]
     for a, b in itertools.pairwise(edges):
         piece = batch.between(a, b)
@@ -1000,27 +1019,31 @@ def first_of(symbol: sympy.Symbol) -> sympy.Symbol:
     return sympy.Symbol(symbol.name.removesuffix(FIRST))
 
 
-def _first_columns(batch: InstanceBatch, names: set[sympy.Symbol]) -> InstanceBatch:
+def _first_columns(batch: InstanceBatch, names: set[sympy.Symbol],
+                   whole: InstanceBatch | None = None, start: int = 0) -> InstanceBatch:
     """`batch` with, for each quantity of `names` (scalars and Gram symbols, read as the
     vectors they pair), a copy suffixed `FIRST` whose every row holds its value at the first
     row of the row's run (its least iteration, then its first place), made once per batch.
-    Taken columns: a vector's copy is its first rows repeated, never multiplied out."""
+    Taken columns: a vector's copy is its first rows repeated, never multiplied out.
+    `batch` may be the rows of `whole` from `start` on (a slice, `CompiledJudgement.moved`):
+    then the first rows are those of `whole`'s runs, taken from `whole`'s columns."""
+    whole = batch if whole is None else whole
     key = ("first rows",)
-    found = batch._masks.get(key)
+    found = whole._masks.get(key)
     if found is None:
-        order = np.lexsort((np.arange(len(batch)), batch.iteration, batch.origin_index))
-        runs = batch.origin_index[order]
+        order = np.lexsort((np.arange(len(whole)), whole.iteration, whole.origin_index))
+        runs = whole.origin_index[order]
         begins = np.ones(len(order), dtype=bool)
         begins[1:] = runs[1:] != runs[:-1]
-        first = np.empty(len(batch.origins), dtype=np.intp)
+        first = np.empty(len(whole.origins), dtype=np.intp)
         first[runs[begins]] = order[begins]
-        found = batch._masks[key] = first[batch.origin_index]
-    rows = found
-    vectors = {n for s in names for n in (gram_pair(s) or ()) if n in batch.vectors}
+        found = whole._masks[key] = first[whole.origin_index]
+    rows = found[start:start + len(batch)]
+    vectors = {n for s in names for n in (gram_pair(s) or ()) if n in whole.vectors}
     scalars = {s.name for s in names if gram_pair(s) is None}
-    return InstanceBatch({**batch.scalars, **{n + FIRST: batch.column(sympy.Symbol(n)).take(
+    return InstanceBatch({**batch.scalars, **{n + FIRST: whole.column(sympy.Symbol(n)).take(
                                                   rows) for n in scalars}},
-                         {**batch.vectors, **{n + FIRST: batch.vectors[n].take(rows)
+                         {**batch.vectors, **{n + FIRST: whole.vectors[n].take(rows)
                                               for n in vectors}},
                          batch.origins, batch.origin_index, batch.iteration,
                          defined=batch.defined, families=batch.families)

@@ -376,17 +376,9 @@ LEFT_OUT = {
 }
 
 
-@pytest.mark.parametrize("reason", sorted(LEFT_OUT))
-def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
-        reason: str) -> None:
-    """The claim is evaluated on the rows that decide it only (`_claim_at`: its instances
-    whose hypotheses hold, a quarter of these rows), and every reason to leave a row out is
-    applied first, once: camp33 narrowed to the rows the hypotheses leave in a second copy
-    of `check_rows`, which already missed memb33's constants that vary and counters that
-    miscount, and counted those rows' violations. Here each reason leaves out rows 20 to 39,
-    where the hypothesis holds and the claim fails: none is a violation, each is counted
-    under its reason, and checked a slice at a time the verdict is the same."""
-    n = 40
+def _left_out_rows(n: int = 40) -> InstanceBatch:
+    """One run's rows, each reason of `LEFT_OUT` leaving out rows 20 on (the claim `a >= 0`
+    fails there, the hypothesis `h >= 0` holds), the hypothesis false on half the others."""
     late = [k >= 20 for k in range(n)]
     columns = {
         "a": [-1 if out else 1 for out in late],  # the claim a >= 0 fails on the late rows
@@ -397,10 +389,23 @@ def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
         "c": [1 if out else 0 for out in late],
         "k": [k + 1 if out else k for k, out in enumerate(late)],
     }
-    batch = InstanceBatch({name: Column.of([Fraction(v) for v in values])
-                           for name, values in columns.items()}, {},
-                          (Origin("test", 7, "unit"),), np.zeros(n, dtype=np.int64),
-                          np.arange(n, dtype=np.int64))
+    return InstanceBatch({name: Column.of([Fraction(v) for v in values])
+                          for name, values in columns.items()}, {},
+                         (Origin("test", 7, "unit"),), np.zeros(n, dtype=np.int64),
+                         np.arange(n, dtype=np.int64))
+
+
+@pytest.mark.parametrize("reason", sorted(LEFT_OUT))
+def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
+        reason: str) -> None:
+    """The claim is evaluated on the rows that decide it only (`_claim_at`: its instances
+    whose hypotheses hold, a quarter of these rows), and every reason to leave a row out is
+    applied first, once: camp33 narrowed to the rows the hypotheses leave in a second copy
+    of `check_rows`, which already missed memb33's constants that vary and counters that
+    miscount, and counted those rows' violations. Here each reason leaves out rows 20 to 39,
+    where the hypothesis holds and the claim fails: none is a violation, each is counted
+    under its reason, and checked a slice at a time the verdict is the same."""
+    batch = _left_out_rows()
     options, unmet = LEFT_OUT[reason]
     judgement = Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">="))
     compiled = CompiledJudgement.compile(judgement, **options)
@@ -417,3 +422,27 @@ def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
                           batch.iteration)
     ((sliced, row),) = check_in_slices([compiled], fresh, 7, unmet)
     assert sliced == verdict and row is None
+
+
+def test_a_constant_s_changes_are_read_a_slice_at_a_time(monkeypatch) -> None:
+    """Review 33 F4: `check_in_slices` read a constant's changes (`varying`) on the whole
+    batch at once, its first rows' copies and its gap's values on every row, what it slices
+    a batch to avoid (a run's 335 544 rows once took a process to 885 MB). They are read a
+    slice at a time now, no polynomial evaluated on more rows than a slice, against each
+    run's first row of the whole batch: the verdict of the whole, the change (row 20) and
+    the rows after it in later slices than the run's first row."""
+    options, _ = LEFT_OUT["varying"]
+    compiled = CompiledJudgement.compile(
+        Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">=")), **options)
+    whole = compiled.check(_left_out_rows())
+    seen: list[int] = []
+    evaluate = CompiledPolynomial.evaluate
+
+    def spied(self: CompiledPolynomial, rows: InstanceBatch):
+        seen.append(len(rows))
+        return evaluate(self, rows)
+
+    monkeypatch.setattr(CompiledPolynomial, "evaluate", spied)
+    ((sliced, _),) = check_in_slices([compiled], _left_out_rows(), 7)
+    assert sliced == whole and sliced.varying == 20 and sliced.varied == ("c",)
+    assert seen and max(seen) <= 7
