@@ -128,14 +128,8 @@ class CompiledPolynomial:
         degrees, factors = self._degrees, self._factors
         dens = [c.den for c in columns]
         scale = prod(d ** k for d, k in zip(dens, degrees, strict=True))
-        # term m's coefficient times prod den_j ** (degree_j - m_j): every term over `scale`
-        coeffs = ([c for _, c in self.terms] if all(d == 1 for d in dens) else
-                  [c * prod(dens[j] ** (degrees[j] - m[j]) for j in range(len(dens)))
-                   for m, c in self.terms])
-        magnitudes = [max(c.magnitude, 1) for c in columns]
-        bound = sum(abs(c) * prod(magnitudes[j] ** e for j, e in term)
-                    for term, c in zip(factors, coeffs, strict=True))
-        exact_int64 = bound <= INT64_LIMIT and all(c.num.dtype != object for c in columns)
+        coeffs = self._coefficients(dens)
+        exact_int64 = self._common_int64(columns, coeffs)
         total: IntArray | None = None
         constant = 0
         for term, c in zip(factors, coeffs, strict=True):
@@ -159,20 +153,53 @@ class CompiledPolynomial:
             total = total.astype(np.int64 if exact_int64 else object)
         return total, self.denominator * scale
 
+    def in_int64(self, batch: InstanceBatch) -> bool:
+        """Whether `evaluate` computes this polynomial's values on `batch` in int64 (by the
+        bound it proves them under), not in Python ints; a square form as its terms."""
+        columns = [batch.column(s) for s in self.symbols]
+        if any(isinstance(c.den, np.ndarray) for c in columns):
+            return self._per_row_int64(columns)
+        return self._common_int64(columns, self._coefficients([c.den for c in columns]))
+
+    def _coefficients(self, dens: Sequence[int]) -> list[int]:
+        """Each term's coefficient times `prod den_j ** (degree_j - m_j)` over the columns'
+        common denominators `dens`: every term over `prod den_j ** degree_j`."""
+        degrees = self._degrees
+        return ([c for _, c in self.terms] if all(d == 1 for d in dens) else
+                [c * prod(dens[j] ** (degrees[j] - m[j]) for j in range(len(dens)))
+                 for m, c in self.terms])
+
+    def _common_int64(self, columns: Sequence[Column], coeffs: Sequence[int]) -> bool:
+        """Whether every term and sum of `_evaluate` fits int64 over columns of common
+        denominators (`coeffs`: `_coefficients`), by a bound from each column's largest
+        numerator, and every column is in int64."""
+        magnitudes = [max(c.magnitude, 1) for c in columns]
+        bound = sum(abs(c) * prod(magnitudes[j] ** e for j, e in term)
+                    for term, c in zip(self._factors, coeffs, strict=True))
+        return bound <= INT64_LIMIT and all(c.num.dtype != object for c in columns)
+
+    def _per_row_int64(self, columns: Sequence[Column]) -> bool:
+        """`_common_int64` for `_evaluate_per_row`: a bound on every term from the largest
+        numerator and denominator of each column, and every numerator and denominator in
+        int64."""
+        degrees = self._degrees
+        magnitudes = [max(c.magnitude, 1) for c in columns]
+        tops = [c.den_max for c in columns]
+        bound = sum(abs(c) * prod(magnitudes[j] ** m[j] * tops[j] ** (degrees[j] - m[j])
+                                  for j in range(len(columns)))
+                    for m, c in self.terms)
+        return bound <= INT64_LIMIT and all(
+            c.num.dtype != object and (not isinstance(c.den, np.ndarray) or c.den.dtype != object)
+            for c in columns)
+
     def _evaluate_per_row(self, columns: Sequence[Column], n: int) -> tuple[IntArray, Den]:
         """`_evaluate` when some column has a denominator per row (rows of several runs): term
         m is `c * prod num_j ** m_j * prod den_j ** (degree_j - m_j)`, every term over the
         row's `denominator * prod den_j ** degree_j`. int64 only when a bound on every term,
         from the largest numerator and denominator of each column, proves that it fits."""
         degrees, factors = self._degrees, self._factors
-        magnitudes = [max(c.magnitude, 1) for c in columns]
         tops = [c.den_max for c in columns]
-        bound = sum(abs(c) * prod(magnitudes[j] ** m[j] * tops[j] ** (degrees[j] - m[j])
-                                  for j in range(len(columns)))
-                    for m, c in self.terms)
-        exact_int64 = bound <= INT64_LIMIT and all(
-            c.num.dtype != object and (not isinstance(c.den, np.ndarray) or c.den.dtype != object)
-            for c in columns)
+        exact_int64 = self._per_row_int64(columns)
         total: IntArray | None = None
         common = [not isinstance(c.den, np.ndarray) for c in columns]
         for (m, c), term in zip(self.terms, factors, strict=True):
@@ -792,15 +819,17 @@ class CompiledJudgement:
         """The claim on the `held` rows `assumed` of `batch` (at least one): its violations,
         the first one's row, and its least slack. Those rows are the instances whose
         hypotheses hold and that no reason left out (`check_rows`), so the claim is
-        evaluated on them alone (`_narrowed`) when they are at most half of the batch and its
-        values are not there already: on the campaign's mixed sources, norm-growth holds on
-        a third to a half of its rows, its claim often in Python ints. On every row
-        otherwise, its values kept with the batch for the checks reading it next (a claim is
-        often a later step's hypothesis). The same integers either way on those rows."""
+        evaluated on them alone (`_narrowed`) when they are at most half of the batch, its
+        values are not there already and they are Python ints (`in_int64`): on the
+        campaign's mixed sources norm-growth holds on a third to a half of its rows, its
+        claim in Python ints on the rows of many runs joined. In int64 a row costs less than
+        taking it (measured: 2-3x the work at half the rows). On every row otherwise, its
+        values kept with the batch for the checks reading it next (a claim is often a later
+        step's hypothesis). The same integers either way on those rows."""
         kind = self.judgement.claim.kind
         n = len(batch)
-        narrow = (held < n and 2 * held <= n and self.claim not in batch._values
-                  and self.claim._square is None)
+        narrow = (2 * held <= n and self.claim not in batch._values
+                  and self.claim._square is None and not self.claim.in_int64(batch))
         if narrow:
             rows = np.flatnonzero(assumed)
             at = _narrowed(batch, rows, (self.claim, *(self.scale or ())))

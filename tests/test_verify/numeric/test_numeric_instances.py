@@ -376,12 +376,18 @@ LEFT_OUT = {
 }
 
 
-def _left_out_rows(n: int = 40) -> InstanceBatch:
+#: Past int64: a claim in Python ints is read on its instances alone.
+BIG = 2**70
+
+
+def _left_out_rows(n: int = 40, big: int = BIG) -> InstanceBatch:
     """One run's rows, each reason of `LEFT_OUT` leaving out rows 20 on (the claim `a >= 0`
     fails there, the hypothesis `h >= 0` holds), the hypothesis false on half the others."""
     late = [k >= 20 for k in range(n)]
     columns = {
-        "a": [-1 if out else 1 for out in late],  # the claim a >= 0 fails on the late rows
+        # the claim a >= 0 fails on the late rows; in Python ints, it is read on the
+        # instances alone (`_claim_at`)
+        "a": [-big if out else big for out in late],
         "h": [1 if out or k % 2 else -1 for k, out in enumerate(late)],  # half vacuous early
         "t": list(range(n)),
         "s": [k - 20 if out else k for k, out in enumerate(late)],  # 0 at rows 0 and 20
@@ -395,29 +401,32 @@ def _left_out_rows(n: int = 40) -> InstanceBatch:
                          np.arange(n, dtype=np.int64))
 
 
+@pytest.mark.parametrize("big", [BIG, 1], ids=["python-ints", "int64"])
 @pytest.mark.parametrize("reason", sorted(LEFT_OUT))
 def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
-        reason: str) -> None:
+        reason: str, big: int) -> None:
     """The claim is evaluated on the rows that decide it only (`_claim_at`: its instances
     whose hypotheses hold, a quarter of these rows), and every reason to leave a row out is
     applied first, once: camp33 narrowed to the rows the hypotheses leave in a second copy
     of `check_rows`, which already missed memb33's constants that vary and counters that
     miscount, and counted those rows' violations. Here each reason leaves out rows 20 to 39,
     where the hypothesis holds and the claim fails: none is a violation, each is counted
-    under its reason, and checked a slice at a time the verdict is the same."""
-    batch = _left_out_rows()
+    under its reason, and checked a slice at a time the verdict is the same. In int64 the
+    claim is read on every row (taking the rows would cost more): the same verdict."""
+    batch = _left_out_rows(big=big)
     options, unmet = LEFT_OUT[reason]
     judgement = Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">="))
     compiled = CompiledJudgement.compile(judgement, **options)
     verdict = compiled.check(batch, unmet)
     assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations) == (
         "held", 20, 10, 0)
-    assert verdict.min_slack == 1 and verdict.counterexample is None
+    assert verdict.min_slack == big and verdict.counterexample is None
     out = {"outside": verdict.outside, "past_unmet": verdict.past_unmet,
            "varying": verdict.varying, "miscounted": verdict.miscounted}
     assert out == {name: 20 if name == reason else 0 for name in out}
     assert verdict.false == (10,)  # the hypothesis, false on the vacuous rows only
-    assert compiled.claim not in batch._values  # read on the 10 instances alone
+    # in Python ints, read on the 10 instances alone (its values not the batch's)
+    assert (compiled.claim in batch._values) == (big == 1)
     fresh = InstanceBatch(batch.scalars, {}, batch.origins, batch.origin_index,
                           batch.iteration)
     ((sliced, row),) = check_in_slices([compiled], fresh, 7, unmet)
