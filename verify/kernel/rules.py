@@ -293,7 +293,12 @@ def _public(st: Statement) -> Statement:
     out = replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
                   starts=starts)
     key = id(out)
-    _ISSUED[key] = weakref.ref(out, lambda _: _ISSUED.pop(key, None)), st  # type: ignore[misc]
+
+    def forget(ref: weakref.ref[Statement]) -> None:  # its own entry only: where callbacks
+        if _ISSUED.get(key, (None,))[0] is ref:  # run late, the id may be another's by now
+            del _ISSUED[key]
+
+    _ISSUED[key] = weakref.ref(out, forget), st
     return out
 
 
