@@ -68,12 +68,9 @@ class Fact:
 
 @dataclass(frozen=True)
 class Rel:
-    """`lhs op rhs` as the user wrote it, divisions kept; `divisors`: every non-constant
-    quantity the source text divides by (SymPy cancels `x/x` on construction, but the
-    statement is still undefined at `x = 0`). `text` is how it is shown, its maker's word:
-    no rule or check reads a meaning from it, only tells relations apart by it (a proof
-    file's is the source its expressions are parsed from; the Coq export prints a text only
-    where it parses back to the same expressions)."""
+    """`lhs op rhs` as written, divisions kept; `divisors`: each non-constant the source divides
+    by (SymPy cancels `x/x`, still undefined at `x = 0`); `text`: how it is shown, its maker's word,
+    read for no meaning (the Coq export prints it only where it parses back to these)."""
     lhs: sympy.Expr
     op: str
     rhs: sympy.Expr

@@ -292,13 +292,8 @@ def _public(st: Statement) -> Statement:
     starts = None if st.starts is None else tuple((t, b, _fresh(c)) for t, b, c in st.starts)
     out = replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
                   starts=starts)
-    key = id(out)
-
-    def forget(ref: weakref.ref[Statement]) -> None:  # its own entry only: where callbacks
-        if _ISSUED.get(key, (None,))[0] is ref:  # run late, the id may be another's by now
-            del _ISSUED[key]
-
-    _ISSUED[key] = weakref.ref(out, forget), st
+    _ISSUED[key := id(out)] = weakref.ref(out, lambda r: _ISSUED.get(key, (0,))[0] is r and (
+        _ISSUED.pop(key))), st  # its own entry only: where callbacks run late, ids recur
     return out
 
 
