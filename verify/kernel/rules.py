@@ -292,8 +292,8 @@ def _public(st: Statement) -> Statement:
     starts = None if st.starts is None else tuple((t, b, _fresh(c)) for t, b, c in st.starts)
     out = replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
                   starts=starts)
-    key = id(out)
-    _ISSUED[key] = weakref.ref(out, lambda _: _ISSUED.pop(key, None)), st  # type: ignore[misc]
+    _ISSUED[key := id(out)] = weakref.ref(out, lambda r: _ISSUED.get(key, (0,))[0] is r and (
+        _ISSUED.pop(key))), st  # its own entry only: where callbacks run late, ids recur
     return out
 
 
