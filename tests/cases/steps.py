@@ -668,7 +668,7 @@ constants = ["R", "beta", "eta"]
 w = 2, then x = 1/2 has `y<w, x> = beta` and `norm2(w)` grows past `3*(beta + R**2)`); the
 step case's point, replayed alone from 0, never breaks it. With a step size eta the same
 holds, but the search's point has t = 1/2, from which no walk starts: left unknown, never
-proved. Looped over by tests/test_verify/test_proof_checker_runs.py with `RUNS_EXPECTED`."""
+proved. Looped over by tests/test_verify/test_proof_checker_structure.py with `RUNS_EXPECTED`."""
 
 RUNS_EXPECTED: dict[str, Expected] = {
     "margin-norm": "proved",

@@ -22,17 +22,15 @@ from __future__ import annotations
 import argparse
 import json
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError, printable
 from perceptron.examples import EXAMPLES
 from perceptron.numbers import approximate, approximate_text, as_text
-from verify.cli.common import add_limit_options, label_column, margin_beta, whole_number
+from verify.cli.common import add_limit_options, label_column, whole_number
+from verify.cli.margin import margin_beta
 from verify.typeset.words import counted
-
-if TYPE_CHECKING:
-    from perceptron.algorithms.margin import MarginRun
 
 DEFAULT_EPOCHS = 1000
 MAX_EPOCHS = 10**9
@@ -164,30 +162,9 @@ def _margin(target: Dataset, beta: Fraction, epochs: int, report: dict[str, Any]
     """The margin perceptron at `beta` on the data as the run reads them (augmented with a
     bias), under the epoch cap, and its bound `(R^2 + 2 beta)/gamma^2` when separable."""
     gamma2 = Fraction(report["gamma2"]) if report["separable"] else None
+    from verify.cli.margin import margin_perceptron
+
     return margin_perceptron(target, beta, epochs, Fraction(report["R2"]), gamma2)[0]
-
-
-def margin_perceptron(target: Dataset, beta: Fraction, epochs: int, r2: Fraction,
-                      gamma2: Fraction | None) -> tuple[dict[str, Any], MarginRun | None]:
-    """The margin perceptron at `beta` on `target` (the data as the run reads them), under the
-    epoch cap, against its bound `(R^2 + 2 beta)/gamma^2` (None: not separable): the JSON-ready
-    dict `bound --beta` and `run --beta` print (`margin_perceptron`), and the run (None with
-    `epochs` 0). The one home of both commands' margin perceptron."""
-    from perceptron.algorithms.margin import run_margin
-    from perceptron.geometry.bound import margin_bound
-
-    bound = None if gamma2 is None else margin_bound(r2, gamma2, beta)
-    out: dict[str, Any] = {"beta": as_text(beta),
-                           "bound": None if bound is None else as_text(bound)}
-    if epochs == 0:
-        return out | {"updates": None, "converged": None, "epochs": 0,
-                      "run": "skipped (--epochs 0)", "within_bound": None}, None
-    made = run_margin(target, beta, max_epochs=epochs)
-    state = ("converged: every y<w,x> > beta" if made.converged
-             else f"hit the cap of {epochs} epochs without converging (see --epochs)")
-    return out | {"updates": made.updates, "converged": made.converged,
-                  "epochs": made.epochs, "run": state,
-                  "within_bound": None if bound is None else made.updates <= bound}, made
 
 
 def _free_bias(data: Dataset) -> dict[str, Any]:

@@ -11,7 +11,6 @@ import argparse
 import re
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,21 +61,6 @@ def _clipped(value: int) -> str:
     """`value` for an error line: exact up to `_ECHOED_DIGITS` digits, else its size."""
     text = str(value)
     return text if len(text) <= _ECHOED_DIGITS else f"a number of {len(text.lstrip('-'))} digits"
-
-
-def margin_beta(text: str) -> Fraction:
-    """`--beta` of `bound` and `run`: an exact rational at least 0 (the margin perceptron's
-    margin), or the one line argparse prints (exit 2)."""
-    from perceptron.errors import DataError
-    from perceptron.numbers import parse_exact
-
-    try:
-        value = parse_exact(text)
-    except DataError as exc:
-        raise argparse.ArgumentTypeError(exc.problem) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the margin perceptron needs a margin >= 0, not {text}")
-    return value
 
 
 def label_column(text: str) -> int | str:

@@ -10,8 +10,8 @@ terminal. `--plot FILE.png|.svg` also draws the two inequalities of the Novikoff
 the run and the mistakes against the bound (`verify.render.plot`, matplotlib loaded only then).
 `--beta Q` runs the margin perceptron instead (update on `y<w,x> <= Q`, step 1,
 `perceptron.algorithms.margin.run_margin`) and checks its updates against its bound
-`(R^2 + 2Q)/gamma^2`, the one `bound --beta` prints (`verify.cli.bound.margin_perceptron`, the
-one home of both): exit 1 only if a run went past it.
+`(R^2 + 2Q)/gamma^2`, the one `bound --beta` prints (`verify.cli.margin`, the one home of
+both): exit 1 only if a run went past it.
 """
 
 from __future__ import annotations
@@ -27,14 +27,8 @@ from perceptron.dataset import Dataset
 from perceptron.errors import DataError, printable
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import parse_exact, shown
-from verify.cli.common import (
-    UsageError,
-    add_limit_options,
-    label_column,
-    limits,
-    margin_beta,
-    whole_number,
-)
+from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
+from verify.cli.margin import margin_beta
 from verify.typeset.words import counted
 
 #: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
@@ -194,7 +188,7 @@ def _margin_run(args: argparse.Namespace) -> int:
     from perceptron.geometry.linear import radius2
     from perceptron.geometry.max_margin import NotSeparableError, max_margin
     from perceptron.numbers import as_text
-    from verify.cli.bound import margin_perceptron
+    from verify.cli.margin import margin_perceptron
     from verify.cli.terminal import print_fields
 
     given = [option for option, value, default in (
