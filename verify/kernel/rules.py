@@ -564,7 +564,7 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
                     raise RuleError(f"uses {u.step} at each update, but its hypothesis "
                                     f"`{missing[0]}` is none of the update's facts, the "
                                     "invariant or the step's hypotheses")
-            run += f", at each update also {shown(lemmas)}"
+            run += f", and so at each update, by lemma, {shown(lemmas)}"  # not assumed
     starts = [u.starts for u in sequent.uses if not _lemma(u, sequent)]  # a lemma's are not
     if type(rule) is Induction:  # its hypotheses' (obligations); its own start, its carried
         starts.append(((rule.variable, _pairs(rule.base), tuple(  # invariants true there
