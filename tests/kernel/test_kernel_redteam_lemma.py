@@ -338,7 +338,7 @@ def test_a_split_step_using_a_lemma_chained_through_a_step_under_other_hypothese
     hyps = (rel(B, ">=", 1), rel(B, ">=", 0))
     seq = induction(rel(WW, "<=", t * B), (chained,), split, hyps)
     theorem = kernel.conclude(seq, evidence(seq), [chained])
-    assert theorem.statement.hypotheses == hyps and "at each update also" in (
+    assert theorem.statement.hypotheses == hyps and "and so at each update, by lemma," in (
         theorem.statement.run)
     false = induction(rel(2 * WW, "<=", t * B), (chained,), split, hyps)
     assert None in evidence(false)
