@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cached_property
-from math import gcd, lcm
+from math import lcm
 
 import numpy as np
 
@@ -47,7 +47,6 @@ from verify.runs.columns import (
     int_matrix,
     max_abs,
     reduced,
-    row_facts,
     run_rows,
 )
 from verify.runs.families import DATASET, SIZES, FamilyData, History
@@ -145,29 +144,14 @@ class IntegerBatch:
         every = self._states
         if (first, stop) in ((0, None), (0, len(self.W))):
             return every
-        matrix, common, facts = self._scaled
-        rows = slice(first, stop)
-        known = (gcd(*facts[0][rows]), max(facts[1][rows])) if facts is not None else None
-        return reduced(matrix[rows], common, known)
+        return reduced(every.num[first:stop], every.den)
 
     @cached_property
     def _states(self) -> VectorColumn:
-        """Every iterate, over its least common denominator (`states`): `_scaled`'s matrix
-        reduced, with its rows' gcds and magnitudes."""
-        matrix, common, facts = self._scaled
-        return reduced(matrix, common, (gcd(*facts[0]), max(facts[1])) if facts is not None
-                       else None)
-
-    @cached_property
-    def _scaled(self) -> tuple[IntArray, int, tuple[list[int], list[int]] | None]:
-        """Every iterate over the lcm of the D's: the matrix of the W's, each row scaled by
-        `lcm / D_k` at once, in int64 when the largest product provably fits (a list per row
-        of Python products was most of this), else as Python ints (`reduced` makes the same
-        column of either); the lcm; and each row's gcd and largest magnitude (`row_facts`;
-        None for rows of no coordinate). `states` reduces the whole matrix and two ranges
-        of its rows (a run's iterates before and after each iteration) by those, where
-        each range took a pass over its entries for its gcd and another for its magnitude,
-        in Python ints when the iterates pass int64."""
+        """Every iterate, over the lcm of the D's (`states`): the matrix of the W's, each
+        row scaled by `lcm / D_k` at once, in int64 when the largest product provably fits
+        (a list per row of Python products was most of this), else as Python ints; `reduced`
+        makes the same column of either."""
         W, D = self.W, self.D
         common = lcm(*D)
         matrix = int_matrix(W, len(W), len(W[0]))
@@ -179,7 +163,7 @@ class IntegerBatch:
                 scale = np.empty((len(factors), 1), dtype=object)
                 scale[:, 0] = factors
                 matrix = as_object(matrix) * scale
-        return matrix, common, row_facts(matrix) if matrix.shape[1] else None
+        return reduced(matrix, common)
 
     def xbar(self) -> VectorColumn:
         """Every `xbar_k` as one exact column."""

@@ -642,42 +642,23 @@ def fitting(num: IntArray) -> IntArray:
     return num
 
 
-def row_facts(num: np.ndarray) -> tuple[list[int], list[int]]:
-    """Each row's gcd and largest magnitude, as Python ints, of a matrix of at least one
-    column (`reduced`'s `known` of a range of its rows: the gcd of the rows' gcds and the
-    largest of their magnitudes), in three numpy reductions over the rows."""
-    tops = [max(a, -b) for a, b in zip(np.maximum.reduce(num, axis=1).tolist(),
-                                       np.minimum.reduce(num, axis=1).tolist(), strict=True)]
-    return np.gcd.reduce(num, axis=1).tolist(), tops
-
-
-def reduced(num: np.ndarray, den: int, known: tuple[int, int] | None = None) -> VectorColumn:
+def reduced(num: np.ndarray, den: int) -> VectorColumn:
     """The rows `num / den` over their least common denominator, in int64 when every entry
     fits: exactly the column `VectorColumn.of` makes of the same rationals (same numerators,
-    denominator and dtype), without a Fraction per entry. `known`: the gcd of the entries
-    and their largest magnitude, when the caller has them (`row_facts` of rows it reduces
-    in several ranges), so that neither is computed by a pass over the entries."""
-    if known is not None and num.size:
-        return _reduced_by(num, den, math.gcd(den, known[0]), known[1])
+    denominator and dtype), without a Fraction per entry."""
     if num.size == 0:
         g = den
     elif num.dtype == object:
         g = math.gcd(den, *num.ravel().tolist())
     else:
         g = math.gcd(den, int(np.gcd.reduce(num.ravel())))
-    return _reduced_by(num, den, g, max_abs(num))
-
-
-def _reduced_by(num: np.ndarray, den: int, g: int, top: int) -> VectorColumn:
-    """`reduced` of rows whose entries and `den` have the gcd `g`, the largest entry's
-    magnitude being `top` (both before the division by g)."""
     if g > 1:
         # g is the denominator itself when every numerator is 0: beyond int64 it cannot
         # divide an int64 array (numpy raises), and the quotients are all 0 anyway
         num = (num // g if num.dtype == object or g <= INT64_LIMIT
                else np.zeros_like(num))
         den //= g
-        top //= g  # g divides every entry: the largest quotient is the largest over g
+    top = max_abs(num)
     if num.dtype == object and top <= INT64_LIMIT:
         num = num.astype(np.int64)
     elif num.dtype != object and top > INT64_LIMIT:
