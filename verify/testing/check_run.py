@@ -15,8 +15,9 @@ Every report has `ok`, per-check verdicts, the first violation with its iteratio
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -53,8 +54,13 @@ from verify.runs.online import KIND as ONLINE
 from verify.runs.online import OnlineUpdates, Update
 from verify.runs.quantity import margin
 
-#: What `check_run` accepts as a run.
-RunLike = RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
+#: What `check_run` accepts as a run (iterates also as any iterable: a generator is read
+#: lazily, to at most `max_updates + 1` of them).
+RunLike = (RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
+           | Iterable[Sequence[object]])
+#: The most updates `check_run` reads of a run without a length (a generator), so that an
+#: endless one ends: far more than a test's runs make (the protocol's longest makes 2996).
+MAX_UPDATES = 1_000_000
 #: Which rows a check is evaluated on: `initial` (w_0), `update` (one per update), `state`
 #: (one per w_t), or another row set of online runs (`verify.runs.online`; e.g. `example`:
 #: every state against every example), as the canonical check declares.
@@ -197,8 +203,8 @@ class TheoryReport:
 
 def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
               u: Sequence[object] | None = None, conventions: Conventions | None = None,
-              indices: Sequence[int] | None = None, finished: bool | None = None
-              ) -> TheoryReport:
+              indices: Sequence[int] | None = None, finished: bool | None = None,
+              max_updates: int = MAX_UPDATES) -> TheoryReport:
     """Check a perceptron run against the theory, exactly, at every update and state.
 
     `run` is a `RunResult` with its trace, a trace, or the iterates `w_0, ..., w_T` (one per
@@ -218,6 +224,12 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     that is no boolean is a TypeError, a `u` that is not one vector a ValueError (red team
     30: `"no"` read as True, a 1 x d matrix read as its row).
 
+    Iterates given as an iterable without a length (a generator) are read lazily, to at
+    most `max_updates + 1` of them and one more: a run that goes on past `max_updates`
+    updates is a ValueError (an endless generator was listed whole and never returned);
+    `indices` so given are read to one more than the updates. A list or an array is read
+    whole, as its own size bounds it.
+
     Iterates given as floats are taken as their exact binary values, like float data: an
     update is then legal when each coordinate is the exact `w_t + eta y x` or its rounding
     to the iterate's float format (`fl(w + eta y x)` or `fl(w + fl(eta y x))`: one rounding
@@ -228,11 +240,16 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     if finished is not None and not isinstance(finished, bool | np.bool_):
         # red team 30: `finished="no"` is truthy, so a prefix was checked as a finished run
         raise TypeError(f"finished must be True, False or None, not {finished!r}")
+    if not isinstance(max_updates, int | np.integer) or isinstance(max_updates, bool):
+        raise TypeError(f"max_updates must be a whole number >= 0, not {max_updates!r}")
+    if max_updates < 0:
+        raise ValueError(f"max_updates must be a whole number >= 0, not {max_updates!r}")
     dataset = _as_dataset(data)
     if finished is None:
         finished = (run.converged if isinstance(run, RunResult)
                     else not isinstance(run, StreamTrace))
-    conv, iterates, given, formats = _resolve_run(run, conventions, indices)
+    conv, iterates, given, formats = _resolve_run(run, conventions, indices,
+                                                  int(max_updates))
     run_data = dataset.augmented() if conv.bias else dataset
     width = run_data.d
     for t, w in enumerate(iterates):
@@ -310,7 +327,7 @@ def _round_binary(value: Fraction, digits: int, min_exp: int) -> Fraction:
 
 
 def _resolve_run(run: RunLike, conventions: Conventions | None,
-                 indices: Sequence[int] | None
+                 indices: Sequence[int] | None, max_updates: int = MAX_UPDATES
                  ) -> tuple[Conventions, list[Vector], list[int] | None, list[FloatFormat]]:
     """(conventions, iterates w_0..w_T, the example index of each update or None, the float
     format of each iterate)."""
@@ -334,13 +351,33 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
             raise ValueError("the stream trace was made without iterates (keep_iterates)")
         iterates = [first, *(r.w_after for r in records)]
         return conv, iterates, [r.index for r in records], [None] * len(iterates)
-    given = list(run)
+    given = _listed(run, max_updates + 1, lambda read: (
+        f"the run gave more than {max_updates} updates (read from a {type(run).__name__}, "
+        f"which has no length): check_run reads at most max_updates + 1 = {read - 1} "
+        "iterates of such a run, so that an endless one ends; pass max_updates= for a "
+        "longer run, or its iterates as a list or an array"))
     iterates = [_vector(w) for w in given]
     if not iterates:
         raise ValueError("no iterates: a run has at least w_0")
+    T = len(iterates) - 1
+    listed = None if indices is None else _listed(indices, T, lambda _read: (
+        f"more than {T} example indices for {T} updates"))
     return (conventions or DEFAULT, iterates,
-            None if indices is None else [_index(i) for i in indices],
+            None if listed is None else [_index(i) for i in listed],
             [_float_format(w) for w in given])
+
+
+def _listed(values: Iterable[object], most: int, too_many: Callable[[int], str]
+            ) -> list[object]:
+    """`values` as a list: whole when it has a length (its size bounds the reading), else
+    read lazily to at most `most` items and one more, which, when there, is the ValueError
+    `too_many(read)`: an endless generator is not read to its end (ends35)."""
+    if isinstance(values, Sized):
+        return list(values)
+    read = list(itertools.islice(values, most + 1))
+    if len(read) > most:
+        raise ValueError(too_many(len(read)))
+    return read
 
 
 def _index(value: object) -> int:

@@ -411,3 +411,59 @@ def test_a_long_double_perceptron_is_legal() -> None:
     off = np.array(iterates, dtype=L)
     off[2, 0] = np.nextafter(off[2, 0], L(10))  # one long-double ulp away: no rounding
     assert not check_run((X, y), off, finished=False).ok
+
+
+class _Counted:
+    """An endless iterable of iterates (no length) that counts what is read from it, and
+    stops the test, rather than the machine, when read far past any cap."""
+
+    def __init__(self, w: list[int], stop: int) -> None:
+        self.w, self.stop, self.read = w, stop, 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        while True:
+            self.read += 1
+            if self.read > self.stop:
+                raise AssertionError(f"read {self.stop} iterates of an endless run")
+            yield list(self.w)
+
+
+def test_an_endless_run_is_read_no_further_than_its_cap() -> None:
+    """Ends35 (red team 33's open end): `check_run(data, endless_generator)` listed the
+    generator whole and never returned, a prefix (`finished=False`) too. A run without a
+    length is read to at most `max_updates + 1` iterates (10^6 updates by default), one
+    more to see that it goes on, and then refused in one line; a finite one is checked."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+    for finished in (False, True, None):
+        endless = _Counted([0, 0], stop=3_000_000)
+        with pytest.raises(ValueError, match=r"^the run gave more than 1000000 updates \("
+                           r"read from a _Counted, which has no length\): check_run reads"):
+            check_run(data, endless, finished=finished)
+        assert endless.read == 1_000_002
+    small = _Counted([0, 0], stop=100)
+    with pytest.raises(ValueError, match="more than 5 updates"):
+        check_run(data, small, max_updates=5)
+    assert small.read == 7
+    iterates = perceptron_iterates(data)
+    assert check_run(data, iter(iterates), max_updates=len(iterates) - 1).ok
+    assert check_run(data, (w for w in iterates[:2]), finished=False).ok
+    for bad in (-1, 1.5, True, "10"):
+        with pytest.raises((TypeError, ValueError), match="max_updates must be"):
+            check_run(data, iterates, max_updates=bad)  # type: ignore[arg-type]
+
+
+def test_endless_indices_are_read_no_further_than_the_updates() -> None:
+    """Ends35: `indices` given as an endless iterable were listed whole too; at most one
+    more than the updates is read, and too many is the one line it always was."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+
+    def zeros():  # type: ignore[no-untyped-def]
+        read = 0
+        while True:
+            read += 1
+            assert read < 1_000, "indices read far past the updates"
+            yield 0
+
+    with pytest.raises(ValueError, match="more than 1 example indices for 1 updates"):
+        check_run(data, [[0, 0], [2, 0]], indices=zeros())
+    assert check_run(data, [[0, 0], [2, 0]], indices=iter([0]), finished=False).ok
