@@ -45,7 +45,7 @@ from perceptron.geometry.linear import (
     scaled_products,
     scaled_rows,
 )
-from perceptron.numbers import beside, exact
+from perceptron.numbers import as_text, beside, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
@@ -234,8 +234,13 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     update is then legal when each coordinate is the exact `w_t + eta y x` or its rounding
     to the iterate's float format (`fl(w + eta y x)` or `fl(w + fl(eta y x))`: one rounding
     of an exact sum, as float arithmetic does), and the inequalities are checked on the
-    exact run those updates define (`w_0` plus the updates, exactly), so float rounding is
-    never reported as a violation of the theory.
+    exact run those updates define (`w_0` plus the updates, exactly), so float rounding of
+    the updates is never reported as a violation of the theory. The update condition is
+    not excused so: it is decided on the exact value of the score `y <w_t, x>` of the
+    iterate as given, so a float perceptron that updated on a score its arithmetic rounded
+    to <= 0 (exactly 1e-16, say) is reported, its message giving the float format's error
+    bound on that score (`score_rounding`) and a note counting such updates
+    (`check_implementation`, which knows where float64 is exact along a run, weighs it).
     """
     if finished is not None and not isinstance(finished, bool | np.bool_):
         # red team 30: `finished="no"` is truthy, so a prefix was checked as a finished run
@@ -414,8 +419,35 @@ def _reference(run_data: Dataset, u: Sequence[object] | None, bias: bool) -> Vec
         return None
 
 
+def score_rounding(w: Sequence[Fraction], x: Sequence[Fraction], eta: Fraction,
+                   fmt: type[np.floating] = np.float64) -> Fraction:
+    """The most a score `y <w, x>` of these very values (held exactly), computed in `fmt`
+    in any order, can be off its exact value: Higham's dot-product bound
+    `gamma_d sum |w_j x_j|` with `gamma_d = d u / (1 - d u) <= 2 d u` (u the unit
+    roundoff), `d tiny` for products that underflow and `tiny max(1, 1/eta)` for a score
+    scaled by `eta` that underflows to 0 (tiny the least subnormal). A score farther from
+    0 than this has the sign of its exact value however it is computed: the one home of
+    this bound, read by `check_run`'s messages and `check_implementation`."""
+    info = np.finfo(fmt)
+    u = Fraction(1, 2 ** (int(info.nmant) + 1))
+    tiny = Fraction(2) ** (int(info.minexp) - int(info.nmant))
+    d = len(w)
+    return (2 * d * u * sum(abs(a * b) for a, b in zip(w, x, strict=True)) + d * tiny
+            + tiny * max(Fraction(1), 1 / eta))
+
+
 def _updates(k: int) -> str:
     return f"{k} update" + ("" if k == 1 else "s")
+
+
+def about(value: Fraction) -> str:
+    """A positive bound in three digits (exactly when a float cannot hold it): the one
+    printer of the float error bounds `check_run` and `check_implementation` state."""
+    try:
+        near = float(value)
+    except OverflowError:
+        return as_text(value)
+    return f"{near:.3g}" if near or not value else as_text(value)
 
 
 def _text(v: Sequence[Fraction], limit: int = 8) -> str:
@@ -607,7 +639,15 @@ class _Checker:
             notes.append("iterates given as floats: each update is legal up to one rounding "
                          "per operation, and the inequalities are checked on the exact run "
                          "those updates define")
-        outcomes = [self._initial(initial_ok), self._condition(T)]
+        condition = self._condition(T)
+        rounded = self._rounded_conditions(T)
+        if condition.status == "violated" and rounded:
+            notes.append(f"update-condition is decided on the exact values of the iterates "
+                         f"as given: {rounded} of its violations "
+                         f"{'is an update' if rounded == 1 else 'are updates'} on a score "
+                         f"within float rounding of 0, which a float perceptron may have "
+                         f"seen trigger the rule; check_run does not excuse them")
+        outcomes = [self._initial(initial_ok), condition]
         batches: dict[str, InstanceBatch] = {}
         for check, (binding, judgement) in _compiled().items():
             # the judgement printed only when no statement is written (SymPy's printer takes
@@ -704,9 +744,43 @@ class _Checker:
 
     def _explain_condition(self, k: int) -> str:
         i = self.steps.index[k - 1]
-        return (f"update {k} is on example {i} (y = {self.data.y[i]:+d}) with "
+        text = (f"update {k} is on example {i} (y = {self.data.y[i]:+d}) with "
                 f"y<w_{k - 1}, x> = {beside(self.steps.margins[k - 1])}, which does not "
                 f"trigger an update under the rule {RULES[self.conv.rule]}")
+        rounding = self._score_rounding(k)
+        if rounding is None:
+            return text
+        error, fmt = rounding
+        name = np.dtype(fmt).name
+        if self.conv.updates(self.steps.margins[k - 1] - error, self.data.y[i]):
+            return (f"{text}; decided on the exact value of the {name} iterate as given: "
+                    f"computed in {name} this score may be off by up to ≈ {about(error)} "
+                    f"(Higham's bound), so a {name} perceptron may have updated here on a "
+                    f"rounded score, which check_run does not excuse (docs/api.md)")
+        return (f"{text}; no {name} rounding of this score (off by at most ≈ {about(error)}) "
+                f"makes it trigger")
+
+    def _score_rounding(self, k: int) -> tuple[Fraction, type[np.floating]] | None:
+        """For update k of a run given in floats: the bound on the float error of its score
+        `y <w_{k-1}, x>` in the format of `w_{k-1}` (else of the run's first float iterate),
+        with that format; None for exact iterates."""
+        formats = self.steps.formats
+        fmt = formats[k - 1] or next((f for f in formats if f is not None), None)
+        if fmt is None:
+            return None
+        i = self.steps.index[k - 1]
+        return score_rounding(self.given[k - 1], self.data.X[i], self.conv.eta, fmt), fmt
+
+    def _rounded_conditions(self, T: int) -> int:
+        """How many updates break the condition on exact values only: their score is within
+        the float format's error bound of triggering the rule."""
+        count = 0
+        for k in range(1, T + 1):
+            if self.steps.fires(k) or (rounding := self._score_rounding(k)) is None:
+                continue
+            i = self.steps.index[k - 1]
+            count += self.conv.updates(self.steps.margins[k - 1] - rounding[0], self.data.y[i])
+        return count
 
     def _explain(self, check: str, binding: str, k: int, instance: Instance) -> str:
         """The violated inequality of `check` at iteration k, with the run's numbers."""

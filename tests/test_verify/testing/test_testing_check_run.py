@@ -467,3 +467,43 @@ def test_endless_indices_are_read_no_further_than_the_updates() -> None:
     with pytest.raises(ValueError, match="more than 1 example indices for 1 updates"):
         check_run(data, [[0, 0], [2, 0]], indices=zeros())
     assert check_run(data, [[0, 0], [2, 0]], indices=iter([0]), finished=False).ok
+
+
+def test_a_float_runs_update_condition_is_decided_on_exact_values_and_says_so() -> None:
+    """Ends35 (red team 33's open end): a float64 perceptron updated at a score it computed
+    as <= 0 whose exact value is about 1.05e-16 > 0; `check_run` reported the update
+    condition violated (true of the exact values) while its docs said float rounding is
+    never reported. It stays decided on the exact values of the iterates as given (float
+    rounding of a score is not excused, unlike the rounding of an update's step), and the
+    message and a note now say so, with float64's error bound on that very score; a score
+    above that bound is said to be one no rounding makes trigger."""
+    X = np.array([[-0.6, 0.2, 1.5], [-0.8, 0.1, -0.3], [-1.1, 0.4, -0.8], [1.7, 0.0, -0.2]])
+    y = np.array([-1, 1, -1, 1])
+    w, iterates = np.zeros(3), [np.zeros(3)]
+    for _ in range(20):
+        for xi, yi in zip(X, y, strict=True):
+            if yi * (w[0] * xi[0] + w[1] * xi[1] + w[2] * xi[2]) <= 0:  # a fixed order, no FMA
+                w = w + yi * xi
+                iterates.append(w.copy())
+    report = check_run((X, y), iterates, finished=False)
+    condition = report.check("update-condition")
+    assert condition.status == "violated" and condition.first is not None
+    assert condition.first.iteration == 14
+    assert condition.first.message == (
+        "update 14 is on example 0 (y = -1) with y<w_13, x> = 4278419646001971/"
+        "40564819207303340847894502572032 (≈ 1.05e-16), which does not trigger an update "
+        "under the rule y*<w,x> <= 0; decided on the exact value of the float64 iterate as "
+        "given: computed in float64 this score may be off by up to ≈ 7.99e-16 (Higham's "
+        "bound), so a float64 perceptron may have updated here on a rounded score, which "
+        "check_run does not excuse (docs/api.md)")
+    assert any(note.startswith("update-condition is decided on the exact values of the "
+                               "iterates as given: 1 of its violations") for note in report.notes)
+    # far above float64's error of its score: no rounding explains it, and that is said
+    data = Dataset.of([[1, 0], [0, 1]], [1, 1])
+    far = check_run(data, [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]).check("update-condition")
+    assert far.first is not None and far.first.message.endswith(
+        "which does not trigger an update under the rule y*<w,x> <= 0; no float64 rounding "
+        "of this score (off by at most ≈ 4.44e-16) makes it trigger")
+    # exact iterates: the message is the exact one alone
+    exact = check_run(data, [[0, 0], [1, 0], [2, 0]]).check("update-condition")
+    assert exact.first is not None and exact.first.message.endswith("y*<w,x> <= 0")
