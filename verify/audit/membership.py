@@ -888,11 +888,12 @@ def constants_text(step: Audited) -> str:
     varied = step.numeric.varied
     return (f"its constant{'s' * (len(varied) > 1)} {', '.join(varied)} "
             f"take{'s' * (len(varied) == 1)} another value along some of the runs it was "
-            "checked on than at their first row (under the [numeric] names): from such a row "
-            "on, a run is none of the runs its induction is about (a constant keeps one value "
-            f"along them), so its {step.numeric.varying} rows there are left out of its "
-            "verdict, and of those of the steps that use its claim whose rows make what the "
-            "constant reads (neither instances nor vacuous)")
+            "checked on than at their first row (under the [numeric] names): from the state "
+            "of such a row on (that state's rows before it included: a state's rows share "
+            "its iteration), a run is none of the runs its induction is about (a constant "
+            f"keeps one value along them), so its {step.numeric.varying} rows there are left "
+            "out of its verdict, and of those of the steps that use its claim whose rows make "
+            "what the constant reads (neither instances nor vacuous)")
 
 
 def unmet_text(step: Audited) -> str:
