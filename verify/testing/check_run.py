@@ -239,7 +239,7 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     not excused so: it is decided on the exact value of the score `y <w_t, x>` of the
     iterate as given, so a float perceptron that updated on a score its arithmetic rounded
     to <= 0 (exactly 1e-16, say) is reported, its message giving the float format's error
-    bound on that score (`score_rounding`) and a note counting such updates
+    bound on that score (`score_rounding`), and a note saying so when it is the first
     (`check_implementation`, which knows where float64 is exact along a run, weighs it).
     """
     if finished is not None and not isinstance(finished, bool | np.bool_):
