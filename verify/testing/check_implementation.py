@@ -43,12 +43,13 @@ from perceptron.conventions import DEFAULT, Conventions, flag
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
-from perceptron.numbers import as_text, beside, exact
+from perceptron.numbers import beside, exact
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
 from verify.runs.isolation import described
 from verify.runs.quantity import Scenario, margin
-from verify.testing.check_run import TheoryReport, check_run
+from verify.testing.check_run import TheoryReport, check_run, score_rounding
+from verify.testing.check_run import about as _about
 from verify.testing.protocol import (
     FULL_RUN,
     PROTOCOL,
@@ -690,15 +691,6 @@ class _Rounding:
         return _about(self.drift)
 
 
-def _about(value: Fraction) -> str:
-    """A positive bound in three digits (exactly when a float cannot hold it)."""
-    try:
-        near = float(value)
-    except OverflowError:
-        return as_text(value)
-    return f"{near:.3g}" if near or not value else as_text(value)
-
-
 def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
               max_epochs: int, theory_only: bool) -> list[ScenarioOutcome]:
     """Every call `plan` makes on one scenario, in order, on the same `fit`."""
@@ -837,12 +829,11 @@ def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_da
     underflow, a scaling by eta that underflows to 0), so above that it cannot be <= 0."""
     if theory.check("update-condition").status != "violated":
         return []
-    eta, d = conventions.eta, run_data.d
+    eta = conventions.eta
     for t, i in enumerate(theory.examples, start=1):
         w, x, y = iterates[t - 1], run_data.X[i], run_data.y[i]
         score = y * dot(w, x)
-        error = (2 * d * UNIT_ROUNDOFF * sum(abs(a * b) for a, b in zip(w, x, strict=True))
-                 + d * SUBNORMAL + SUBNORMAL * max(1, 1 / eta))
+        error = score_rounding(w, x, eta)
         if score > error:
             return [f"its update {t} is on example {i} (y = {y:+d}) with y<w_{t - 1}, x> = "
                     f"{beside(score)}, above {_about(error)}, the bound on float64's error of "

@@ -15,8 +15,10 @@ from typing import Any
 
 import pytest
 from cases.inductions import (
+    DEFINED_CONSTANT,
     HEADER,
     STEP_OF_AN_EXPRESSION,
+    UPDATE_FACTS_CONSTANT,
     carried_broken_once,
     from_zero_on_batch_runs,
     norm_induction,
@@ -1308,6 +1310,48 @@ def test_a_step_or_counter_left_unchecked_is_said_beside_a_verdict_that_held(
         "runs do not hold fixed, is not checked to keep one value" in moving.constants_unchecked
 
 
+def test_a_constant_the_check_skips_is_said_not_checked(tmp_path: Path) -> None:
+    """Ends35 (memb33's open ends): where an induction's step is checked against its runs'
+    updates, its constants are checked on the rows its claim is checked on; two were
+    skipped without a line, and the proof read as if every constant had been checked: a
+    constant that is a `[define]`d name (`g = min(a, a)`: a definition is evaluated at each
+    row, never against a run's first row; `a`, a constant too, is still checked and
+    varies), and one its update facts read but its claim does not (`c`, the example's
+    margin: the claim's rows, one per state, do not make `x`, and the rows per update are
+    not where constants are checked). Each is now said in every output, with why."""
+    from verify.api import audit_proofs
+    from verify.audit.membership import caveat
+
+    (tmp_path / "defined.toml").write_text(DEFINED_CONSTANT)
+    audit = audit_proofs(tmp_path / "defined.toml", budget="small")
+    (progress,) = audit.proofs[0].steps
+    assert progress.varied == ("a",) and progress.update_map is not None
+    assert progress.constants_unchecked == (
+        "of its constants, g (a [define]d name: a definition is evaluated at each row, never "
+        "compared with its value at a run's first row) is not checked to keep one value "
+        "along its runs")
+    text = to_text(audit)
+    assert f"defined ({progress.constants_unchecked}): progress" in text
+    numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+    assert numeric["constants_unchecked"] == progress.constants_unchecked
+    for render in (markdown.render, html.render):
+        assert "its constants were not all checked to keep one value" in render(audit, [])
+    (tmp_path / "update.toml").write_text(UPDATE_FACTS_CONSTANT)
+    audit = audit_proofs(tmp_path / "update.toml", budget="small")
+    (progress,) = audit.proofs[0].steps
+    assert progress.numeric is not None and progress.numeric.varying == 0
+    assert progress.constants_unchecked == (
+        "of its constants, c (it reads quantities the rows its claim is checked on (online: "
+        "state) do not make; constants are checked on those rows only, not on its rows per "
+        "update) is not checked to keep one value along its runs")
+    assert f"update ({progress.constants_unchecked}): progress" in to_text(audit)
+    broken = dataclasses.replace(progress, symbolic=dataclasses.replace(
+        progress.symbolic, theorem=None))
+    assert caveat(broken).endswith(
+        "; it does not check that every one of its constants keeps one value along these "
+        f"runs ({progress.constants_unchecked})")
+
+
 def test_rows_left_out_for_several_reasons_are_never_all_said_to_start_elsewhere(
         tmp_path: Path) -> None:
     """Review 33: `not_its_runs` said "every run it was checked on starts elsewhere than its
@@ -1356,8 +1400,8 @@ def test_the_caveats_say_when_an_inductions_constants_are_not_checked(tmp_path: 
         "facts, count their updates and keep its constants at one value as its induction says "
         "(base, step, given, counter k and constants, under the [numeric] names): "), said
     assert said.endswith(
-        "; it does not check that its constants keep one value along these runs "
+        "; it does not check that every one of its constants keeps one value along these runs "
         f"({norm.constants_unchecked})"), said
     assert [a.step.id for a in rests.runs_of] == ["norm"]
-    assert (f"norm's constants are not checked to keep one value along these runs "
+    assert (f"not every one of norm's constants is checked to keep one value along these runs "
             f"({norm.constants_unchecked})") in caveat(rests)
