@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import lzma
+import re
 import tokenize
 import warnings
 import zipfile
@@ -17,7 +18,7 @@ import numpy as np
 
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError
-from perceptron.io.common import Limits, _cell, _label_index, _labels
+from perceptron.io.common import Limits, _cell, _count, _label_index, _labels
 from perceptron.numbers import MAX_TOKEN, exact
 
 
@@ -133,7 +134,8 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
             else:
                 raise ValueError(f"unsupported .npy format version {version}")
     except _HEADER_ERRORS as exc:
-        raise DataError(f"{what}not a readable numpy file: {_short(exc)}", source=source) from None
+        raise DataError(f"{what}not a readable numpy file: {_header_fault(exc)}",
+                        source=source) from None
     if not all(isinstance(n, int) and n >= 0 for n in shape):
         raise DataError(f"{what}not a readable numpy file: shape {shape!r}", source=source)
     if dtype.hasobject:
@@ -144,6 +146,17 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
     if dtype.itemsize > _MAX_ITEMSIZE:
         raise DataError(f"{what}cells of {dtype.itemsize} bytes are too long for numbers",
                         source=source)
+    if dtype.itemsize == 0:  # '<U0', '|S0': numpy cannot even build such an array from bytes
+        raise DataError(f"{what}cells of dtype {dtype} hold 0 bytes, no number",
+                        source=source)
+    if len(shape) > 2:  # no loader reads more axes; past numpy's 64 a reshape raised
+        raise DataError(f"{what}an array of {len(shape)} axes is no table of examples (at most "
+                        f"2: rows and columns)", source=source)
+    if any(n > limits.max_cells for n in shape):  # with a 0 beside it, no cell is counted:
+        # shape (10**23, 0) passed check_cells, then numpy's reshape raised (red team 35 F1)
+        raise DataError(f"{what}the header declares shape {_shape(shape)}: an axis longer than "
+                        f"the limit of {limits.max_cells} numbers (raise it with --max-cells, "
+                        "or Limits(max_cells=...))", source=source)
     limits.check_cells(prod(shape), source)
     count = prod(shape)
     data = stream.read(count * dtype.itemsize)
@@ -193,6 +206,34 @@ def _npz_arrays(raw: bytes, source: str, limits: Limits) -> tuple[np.ndarray, np
     X, y = arrays
     limits.check_cells(int(X.size) + int(y.size), source)
     return X, y
+
+
+def _shape(shape: tuple[int, ...]) -> str:
+    """A declared shape for a message, each axis as a count (`about 10^22` past 40 digits)."""
+    return "(" + ", ".join(map(_count, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+#: numpy's own cap on the length of a `.npy` header (its `max_header_size` default): a table
+#: of numbers has a header of a hundred bytes or so.
+_HEADER_SIZE = re.compile(r"Header info length \((\d+)\) is large")
+
+
+def _header_fault(exc: BaseException) -> str:
+    """What is wrong with a `.npy` header, from numpy's exception: its own words, but for an
+    overlong header, where numpy advises its `max_header_size` and `allow_pickle=True`,
+    options no novikoff command or loader takes (red team 35 F2: the advice was printed,
+    cut at 200 characters mid-sentence)."""
+    long = _HEADER_SIZE.search(str(exc))
+    if long:
+        return (f"its header is {long.group(1)} bytes long, longer than numpy reads safely "
+                f"({_max_header()} bytes); the header of a table of numbers is a hundred "
+                "bytes or so")
+    return _short(exc)
+
+
+def _max_header() -> int:
+    """numpy's default `max_header_size` (10000 from numpy 1.24 on)."""
+    return int(getattr(np.lib.format, "_MAX_HEADER_SIZE", 10000))
 
 
 def _short(exc: BaseException) -> str:
