@@ -25,7 +25,9 @@ from perceptron.numbers import MAX_TOKEN, exact
 def from_arrays(X: object, y: object, *, name: str = "arrays") -> Dataset:
     """A dataset from array-likes: `X` 2-D (n, d), `y` 1-D labels. Float entries are taken
     as their exact binary values; NaN and infinities are refused (row and column named as
-    line and column)."""
+    line and column); so are masked entries of a numpy masked array (missing values)."""
+    _refuse_masked(X, name, "")
+    _refuse_masked(y, name, "label: ")
     Xa = np.asarray(X)
     ya = np.asarray(y)
     if Xa.ndim != 2:
@@ -43,6 +45,21 @@ def from_arrays(X: object, y: object, *, name: str = "arrays") -> Dataset:
     except DataError as exc:
         raise DataError(f"label: {exc.problem}", source=name, line=exc.line) from None
     return Dataset(tuple(rows), tuple(_labels(labels, name)), name)
+
+
+def _refuse_masked(a: object, source: str, what: str) -> None:
+    """Refuse a masked array with a masked entry: `np.asarray` drops the mask and keeps the
+    value under it, so a value its owner marked missing was read as data, the run made on
+    other data than the caller's (red team 35 F3)."""
+    if not np.ma.isMaskedArray(a):
+        return
+    mask = np.ma.getmaskarray(a)
+    if not mask.any():
+        return
+    at = [int(v) + 1 for v in np.argwhere(mask)[0]] if mask.ndim <= 2 else []
+    line, column = [*at, None, None][:2]
+    raise DataError(f"{what}a masked (missing) value is no number", source=source,
+                    line=line, column=column)
 
 
 def _exact_matrix(a: np.ndarray, source: str) -> list[tuple[Fraction, ...]]:

@@ -82,3 +82,24 @@ def test_a_two_axis_array_in_the_limits_still_loads(tmp_path: Path) -> None:
         data = load(path)
         assert [list(map(int, x)) for x in data.X] == [[1, 2], [-1, -2], [3, 1]]
         assert data.y == (1, -1, 1)
+
+
+def test_a_masked_entry_is_refused_not_read_under_its_mask() -> None:
+    """Red team 35 F3: `np.asarray` drops a masked array's mask, so `from_arrays`, and every
+    API taking `(X, y)` through `as_dataset` (check_run's data among them), read a value its
+    owner marked missing as the number under the mask: the run was made on other data."""
+    from perceptron.io.inputs import as_dataset
+    from perceptron.io.loaders import from_arrays
+
+    X = np.ma.masked_array([[1.0, 2.0], [3.0, 4.0]], mask=[[False, False], [False, True]])
+    for call in (lambda: from_arrays(X, [1, -1]), lambda: as_dataset((X, [1, -1]))):
+        with pytest.raises(DataError) as info:
+            call()
+        assert (info.value.problem, info.value.line, info.value.column) == (
+            "a masked (missing) value is no number", 2, 2)
+    with pytest.raises(DataError) as label:
+        from_arrays([[1, 2], [3, 4]], np.ma.masked_array([1, -1], mask=[False, True]))
+    assert (label.value.problem, label.value.line) == (
+        "label: a masked (missing) value is no number", 2)
+    unmasked = np.ma.masked_array([[1.0, 2.0], [3.0, 4.0]])  # nothing masked: the numbers
+    assert as_dataset((unmasked, [1, -1])).X == ((1, 2), (3, 4))
