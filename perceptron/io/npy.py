@@ -84,7 +84,11 @@ def _exact_matrix(a: np.ndarray, source: str) -> list[tuple[Fraction, ...]]:
         values = []
         for j, v in enumerate(row):
             key = (type(v), v)
-            f = cache.get(key)
+            try:
+                f = cache.get(key)
+            except TypeError:  # an unhashable cell (a list in an object array): no number
+                # (red team 35: it was "unhashable type: 'list'", from the cache)
+                f = _array_cell(v, source, i, j)
             if f is None:
                 f = cache[key] = _array_cell(v, source, i, j)
             values.append(f)

@@ -103,3 +103,14 @@ def test_a_masked_entry_is_refused_not_read_under_its_mask() -> None:
         "label: a masked (missing) value is no number", 2)
     unmasked = np.ma.masked_array([[1.0, 2.0], [3.0, 4.0]])  # nothing masked: the numbers
     assert as_dataset((unmasked, [1, -1])).X == ((1, 2), (3, 4))
+
+
+def test_an_unhashable_cell_of_an_object_array_is_no_number() -> None:
+    """Red team 35: a list inside an object array was `TypeError: unhashable type: 'list'`
+    from the loader's cache of distinct cells; it is a cell that is no number, placed."""
+    from perceptron.io.loaders import from_arrays
+
+    with pytest.raises(DataError) as info:
+        from_arrays(np.array([[1, [2]]], dtype=object), [1])
+    assert (info.value.problem, info.value.line, info.value.column) == (
+        "list value [2] is not a number", 1, 2)
