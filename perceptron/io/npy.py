@@ -173,12 +173,12 @@ def _npy_array(stream: io.BufferedIOBase | io.BytesIO | zipfile.ZipExtFile, sour
     if len(shape) > 2:  # no loader reads more axes; past numpy's 64 a reshape raised
         raise DataError(f"{what}an array of {len(shape)} axes is no table of examples (at most "
                         f"2: rows and columns)", source=source)
+    limits.check_cells(prod(shape), source)
     if any(n > limits.max_cells for n in shape):  # with a 0 beside it, no cell is counted:
         # shape (10**23, 0) passed check_cells, then numpy's reshape raised (red team 35 F1)
         raise DataError(f"{what}the header declares shape {_shape(shape)}: an axis longer than "
                         f"the limit of {limits.max_cells} numbers (raise it with --max-cells, "
                         "or Limits(max_cells=...))", source=source)
-    limits.check_cells(prod(shape), source)
     count = prod(shape)
     data = stream.read(count * dtype.itemsize)
     if len(data) != count * dtype.itemsize:
