@@ -461,7 +461,7 @@ def _form_of(data: Dataset, distinct: Sequence[Fraction], index: np.ndarray | No
                                 "impractical", source=data.name)
     ints = ([v.numerator for v in distinct] if scale == 1
             else [v.numerator * (scale // v.denominator) for v in distinct])
-    top = max(map(abs, ints))
+    top = max(map(abs, ints), default=0)  # no cell: examples of no feature (red team 35)
     y = np.array(data.y, dtype=np.int64)
     if top < 2**63:
         rows = np.array(ints, dtype=np.int64)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction as F
 
 import numpy as np
@@ -14,7 +15,7 @@ from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
 from perceptron.generators.tight import orthonormal
-from verify import check_run
+from verify import check_implementation, check_run
 from verify.testing.check_run import STATEMENTS, TheoryReport
 
 CONVENTIONS = (
@@ -509,3 +510,50 @@ def test_a_float_runs_update_condition_is_decided_on_exact_values_and_says_so() 
     # exact iterates: the message is the exact one alone
     exact = check_run(data, [[0, 0], [1, 0], [2, 0]]).check("update-condition")
     assert exact.first is not None and exact.first.message.endswith("y*<w,x> <= 0")
+
+
+@pytest.mark.parametrize("conventions", ["lt", 0, {"rule": "lt"}])
+def test_conventions_of_another_type_are_a_type_error(conventions: object) -> None:
+    """Red team 35 F5: `check_run(..., conventions="lt")`, `check_implementation(fit,
+    conventions="lt")` and `run_online(data, "lt")` were AttributeErrors deep inside (`'str'
+    object has no attribute 'bias'`), and a falsy `0` was silently the default."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+    message = "conventions must be a Conventions (perceptron.conventions.Conventions(rule="
+    with pytest.raises(TypeError, match=re.escape(message)):
+        check_run(data, run_online(data), conventions=conventions)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=re.escape(message)):
+        run_online(data, conventions)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=re.escape(message)):
+        check_implementation(lambda X, y, epochs: X[0],
+                             conventions=conventions)  # type: ignore[arg-type]
+
+
+def test_the_reason_converged_is_not_run_names_who_says_the_run_is_unfinished() -> None:
+    """Red team 35: a RunResult that had not converged (cycling, or cut at its epoch cap)
+    was reported 'converged not-run (declared unfinished (finished=False))', an argument the
+    caller never gave; the reason now says whose claim it is."""
+    cycling = Dataset.of([[1], [1]], [1, -1])
+    reason = check_run(cycling, run_online(cycling)).check("converged").note
+    assert reason == "the run did not converge (its RunResult.converged is False)"
+    declared = check_run(cycling, run_online(cycling), finished=False).check("converged")
+    assert declared.note == "declared unfinished (finished=False)"
+    stream = run_stream(zip(cycling.X, cycling.y, strict=True)).trace
+    one_pass = check_run(cycling, stream).check("converged")  # type: ignore[arg-type]
+    assert one_pass.note == "a stream trace (one pass) claims no convergence"
+
+
+def test_examples_of_no_feature_run_and_are_checked() -> None:
+    """Red team 35: `Dataset.of([[], []], [1, -1])`, a dataset the API builds, made
+    `run_online` (and `check_run` of its run) raise `ValueError: max() arg is an empty
+    sequence` in the integer form; every score is 0, so `<=` updates on each example with
+    no move and the run cycles, `<` never updates, and a bias learns from the labels."""
+    data = Dataset.of([[], []], [1, -1])
+    cycling = run_online(data)
+    assert (cycling.mistakes, cycling.converged, cycling.w) == (2, False, ())
+    assert cycling.reason.startswith("cycling")
+    assert check_run(data, cycling).ok
+    strict = run_online(data, Conventions(rule="lt"))
+    assert (strict.mistakes, strict.converged) == (0, True)
+    assert check_run(data, strict).ok
+    biased = run_online(Dataset.of([[], []], [1, 1]), Conventions(bias=True))
+    assert (biased.mistakes, biased.converged, biased.w) == (1, True, (F(1),))
