@@ -1308,6 +1308,42 @@ def test_a_step_or_counter_left_unchecked_is_said_beside_a_verdict_that_held(
         "runs do not hold fixed, is not checked to keep one value" in moving.constants_unchecked
 
 
+READS_ITS_COUNTER = """title = "a step that reads its counter and is the runs' update"
+vectors = ["w", "x", "u"]
+scalars = ["t", "y", "g"]
+naturals = ["t"]
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= t*g"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x + t*(y**2 - 1)*x" }
+given = ["y*dot(u, x) >= g", "y**2 == 1"]
+constants = ["u", "g"]
+[numeric]
+run = "online"
+names = { g = "gamma_u", t = "time" }
+"""
+
+
+def test_a_counter_left_unchecked_for_a_step_reading_it_says_no_more_than_is_known(
+        tmp_path: Path) -> None:
+    """num35 F2: a step that reads its counter (`+ t*(y**2 - 1)*x`, 0 under its update
+    facts) is checked to be its runs' update at every update, yet its counter's reason
+    said "its steps are not its runs' updates", untrue. It now says what reading the
+    counter may mean (steps over visits), and that the counter is not compared."""
+    from verify.api import audit_proofs
+
+    (tmp_path / "reads.toml").write_text(READS_ITS_COUNTER)
+    (step,) = audit_proofs(tmp_path / "reads.toml", budget="small").proofs[0].steps
+    assert step.update_map is not None and step.unmet_map == 0  # its steps are the updates
+    assert step.counter is None and step.counter_unchecked is not None
+    assert "its steps are not its runs' updates" not in step.counter_unchecked
+    assert step.counter_unchecked.startswith(
+        "its step reads its counter t, so its steps may be visits that update nothing")
+
+
 def test_rows_left_out_for_several_reasons_are_never_all_said_to_start_elsewhere(
         tmp_path: Path) -> None:
     """Review 33: `not_its_runs` said "every run it was checked on starts elsewhere than its
