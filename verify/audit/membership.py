@@ -833,7 +833,11 @@ def counter_check(step: Step, stated: kernel.Statement | None, proof: Proof, nam
            for term in (*step.rule.step.values(), *step.rule.step)):
         # a step indexed by its counter (`xy[t+1]`, an indicator `ind[t+1]`): its steps are
         # visits, some of which update nothing, and its counter counts those
-        return f"its step reads its counter {variable}: its steps are not its runs' updates"
+        # (num35 F2: it said "its steps are not its runs' updates", untrue of a step that
+        # reads its counter and is checked to be their update, `w + y*x + t*(y**2 - 1)*x`)
+        return (f"its step reads its counter {variable}, so its steps may be visits that "
+                "update nothing (`xy[t+1]`), which its counter then counts: it is not "
+                "compared with its runs' count of updates")
 
     judgement = _one_fact(step, stated, proof, names,
                           sympy.Symbol(variable) - sympy.Symbol(f"{count}__count"),
