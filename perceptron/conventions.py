@@ -120,3 +120,17 @@ class Conventions:
 #: The default conventions (immutable, so safe as a default argument).
 DEFAULT = Conventions()
 
+
+def given(value: object, what: str = "conventions") -> Conventions:
+    """`value` if it is a `Conventions`, `DEFAULT` for None; a TypeError naming what was
+    passed otherwise (red team 35 F5: `check_run(..., conventions="lt")` and
+    `check_implementation(fit, conventions="lt")` were AttributeErrors deep inside, `'str'
+    object has no attribute 'bias'`, and a falsy value such as `0` or `""` was silently the
+    default)."""
+    if value is None:
+        return DEFAULT
+    if isinstance(value, Conventions):
+        return value
+    raise TypeError(f"{what} must be a Conventions (perceptron.conventions.Conventions(rule="
+                    f"'lt', eta=...)), not {type(value).__name__} {value!r:.60}")
+

@@ -1135,25 +1135,39 @@ def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
     ...`: the per-update names and the run's constants that the claim does not name (an
     update `w + eta*y*x` or an update fact `y<w,x> <= b` reads them), which the point shown
     after the message (the claim's names) leaves out; without them `w = (-2)` after one
-    update on `x = (-1)` reads as a wrong sum (newcomer 24). The last state is the point."""
+    update on `x = (-1)` reads as a wrong sum (newcomer 24). The last state is the point.
+    A run whose examples change (`refuting_run`'s walk to the point's state) names each
+    example with the updates made on it, in order (`2 updates on x = (1), then 1 on
+    x = (1/2)`): 'each on' the first would be untrue of the last (newcomer 34 N5)."""
     from verify.render.certificates import assignments
     from verify.search.counterexamples import per_update_names
 
     fresh = per_update_names(rule)
     first, count = states[0], len(states) - 1
-    example = ", ".join(assignments(first.scalars, first.vectors, fresh,
-                                    families=first.families))
+    made = [", ".join(assignments(s.scalars, s.vectors, fresh, families=s.families))
+            for s in states[:-1]]
+    runs: list[list[object]] = []
+    for example in made:
+        if runs and runs[-1][0] == example:
+            runs[-1][1] += 1  # type: ignore[operator]
+        else:
+            runs.append([example, 1])
     claimed = {n for e in (claim.lhs, claim.rhs, *claim.divisors) for n in names_of(e)}
     held = ", ".join(assignments(first.scalars, first.vectors,
                                  set(rule.constants) - claimed, families=first.families))
     free = ", ".join(assignments(first.scalars, first.vectors, set(rule.step) - set(rule.base)))
-    on = f", {'each ' * (count > 1)}on {example}" if example else ""
+    if len(runs) > 1:
+        on = ": " + ", then ".join(f"{k} on {example}" for example, k in runs)
+        how = ("a walk from the base to the step case's point's state, then the point's "
+               "example")
+    else:
+        on = f", {'each ' * (count > 1)}on {made[0]}" if made[0] else ""
+        how = "the step case's point replayed from the base"
     on += f", with {held}" if held else ""
     start = f"the start ({free}: the base leaves it free)" if free else "the start"
     return (f"refuted by a run from {start}: {count} update{'s' * (count > 1)}{on}, then "
-            "the invariant fails (the step case's point replayed from the base; the kernel "
-            "checked every state: the update facts hold at each update, the invariant fails "
-            "at the last)")
+            f"the invariant fails ({how}; the kernel checked every state: the update facts "
+            "hold at each update, the invariant fails at the last)")
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ The kernel (`verify.kernel.rules`, `statement`) imports a used step's statement 
 hypotheses and then its claim, except in an induction, where a use may be of two other
 kinds: an invariant of the very same runs is *carried* (it holds at every state of the run,
 "where at every state ..."), and a statement about no run that reads what moves (the counter,
-an iterated name, a name read fresh at each update) is a *one-update lemma* (it holds at each
-update, "at each update also ...", and enters the inductive step only). Neither brings its
-hypotheses or claim into the step's hypotheses.
+an iterated name, a name read fresh at each update) is a *one-update lemma* (its claim
+follows at each update, "and so at each update, by lemma, ...", and enters the inductive
+step only). Neither brings its hypotheses or claim into the step's hypotheses.
 
 The kernel says which use is which in words only (`Statement.run`). The reports that typeset
 a statement (`verify.typeset.statement`) and the Coq export that states it (`verify.coq`)
@@ -65,7 +65,7 @@ def used_as(step: Step, stated: Statement, statements: Mapping[str, Statement | 
 def agrees(stated: Statement, uses: Sequence[UsedAs]) -> bool:
     """Whether the kernel's words for the run (`stated.run`) name exactly the carried
     invariants and the one-update lemmas of `uses`, in its order."""
-    words = {"carried": ", where at every state ", "lemma": ", at each update also "}
+    words = {"carried": ", where at every state ", "lemma": ", and so at each update, by lemma, "}
     said = ""
     for kind, opening in words.items():
         if of_kind := [u.statement for u in uses if u.kind == kind]:

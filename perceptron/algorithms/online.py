@@ -45,6 +45,7 @@ from perceptron.algorithms.trace import (
     example_as_run,
 )
 from perceptron.conventions import DEFAULT, Conventions
+from perceptron.conventions import given as given_conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.errors import DataError
 from perceptron.io.inputs import as_dataset
@@ -270,6 +271,7 @@ def run_online(data: Dataset | tuple[Any, Any], conventions: Conventions = DEFAU
     results.
     """
     data = as_dataset(data, what="run_online")
+    conventions = given_conventions(conventions)
     run, trace = traced_run(data, conventions, max_epochs=max_epochs, keep_trace=keep_trace,
                             engine=engine, progress=progress)
     return RunResult(run.mistakes, run.epochs, run.converged, run.reason, run.w(), conventions,

@@ -4,6 +4,7 @@ label from a cell, each problem a `DataError` with its location (rules: `percept
 from __future__ import annotations
 
 import difflib
+import numbers
 import os
 import re
 import stat
@@ -253,6 +254,14 @@ def _label_index(label_column: int | str | None, width: int, header: list[str] |
                  source: str, line: int) -> int:
     if label_column is None:
         return width - 1
+    if not isinstance(label_column, str):
+        # red team 35 F6: `True` read the column 1 and `False` column 0 as labels, silently;
+        # `1.0` was "list indices must be integers or slices, not float"
+        if isinstance(label_column, bool) or not isinstance(label_column, numbers.Integral):
+            # (numpy's bool_ is no Integral)
+            raise TypeError(f"label_column is a column index (an int) or a header name (a "
+                            f"str), not {type(label_column).__name__} {label_column!r:.40}")
+        label_column = int(label_column)
     if isinstance(label_column, str):
         if header is None or label_column not in header:
             close = difflib.get_close_matches(  # the first columns only: a header may be wide

@@ -24,6 +24,8 @@ def to_array(value: object) -> np.ndarray:
     to_numpy = getattr(value, "to_numpy", None)
     if callable(to_numpy):
         return np.asarray(to_numpy())
+    if np.ma.isMaskedArray(value):  # kept with its mask: from_arrays refuses a masked entry
+        return value  # type: ignore[return-value]
     return np.asarray(value)
 
 

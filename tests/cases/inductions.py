@@ -188,3 +188,48 @@ step = {{ v = "v - 2*y*x" }}
 given = ["y*dot(v, x) <= 0", "norm2(x) <= R2", "y**2 == 1"]
 constants = ["R2"]
 """
+
+
+#: Novikoff's progress induction with a constant `g` that is a `[define]`d name
+#: (`min(a, a)`, `a` the example's own margin, a constant too): memb33 checked `a` to keep
+#: one value along a run and skipped `g` without a line (ends35).
+DEFINED_CONSTANT = """title = "a constant defined from another"
+vectors = ["w", "x", "u"]
+scalars = ["y", "k", "g", "a"]
+naturals = ["k"]
+[define]
+g = "min(a, a)"
+[numeric]
+run = "online"
+names = { k = "t", a = "y*dot(u, x)" }
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= k*g"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= g"]
+constants = ["u", "g", "a"]
+"""
+
+#: The progress induction with a constant `c` its update facts read and its claim does not
+#: (`c` bound to the example's margin): the claim's rows (one per state) do not make what
+#: `c` reads, so memb33's check, made on those rows only, skipped it without a line (ends35).
+UPDATE_FACTS_CONSTANT = """title = "a constant read by the update facts alone"
+vectors = ["w", "x", "u"]
+scalars = ["y", "k", "c", "gm"]
+naturals = ["k"]
+[numeric]
+run = "online"
+names = { k = "t", gm = "gamma_u", c = "y*dot(u, x)" }
+[[step]]
+id = "progress"
+claim = "dot(w, u) >= k*gm"
+[step.induction]
+variable = "k"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y*dot(u, x) >= c", "c >= gm"]
+constants = ["u", "gm", "c"]
+"""

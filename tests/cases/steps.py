@@ -614,3 +614,65 @@ UNSTATED_EXPECTED: dict[str, Expected] = {
     "step-size-optimal-distance": "proved",
     "step-size-optimal-doubled": "refuted",
 }
+
+
+RUNS = """
+title = "margin perceptron norm growth"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R", "beta", "eta"]
+naturals = ["t"]
+
+[[step]]
+id = "margin-norm"
+claim = "norm2(w) <= t*(2*beta + R**2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2", "beta >= 0"]
+constants = ["R", "beta"]
+
+[[step]]
+id = "margin-norm-without-2"
+claim = "norm2(w) <= t*(beta + R**2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2", "beta >= 0"]
+constants = ["R", "beta"]
+
+[[step]]
+id = "margin-norm-rate"
+claim = "norm2(w) <= t*eta*(2*beta + eta*R**2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2", "beta >= 0", "eta > 0"]
+constants = ["R", "beta", "eta"]
+
+[[step]]
+id = "margin-norm-rate-without-2"
+claim = "norm2(w) <= t*eta*(beta + eta*R**2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + eta*y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2", "beta >= 0", "eta > 0"]
+constants = ["R", "beta", "eta"]
+"""
+"""The margin perceptron's norm growth (update on `y<w, x> <= beta`: each update adds at most
+`2*beta + R**2` to `norm2(w)`), as an induction, and its twin without the factor 2 (newcomer
+34 N5): false, refuted only by a run whose examples change (from 0: two updates on x = 1 reach
+w = 2, then x = 1/2 has `y<w, x> = beta` and `norm2(w)` grows past `3*(beta + R**2)`); the
+step case's point, replayed alone from 0, never breaks it. With a step size eta the same
+holds, but the search's point has t = 1/2, from which no walk starts: left unknown, never
+proved. Looped over by tests/test_verify/test_proof_checker_structure.py with `RUNS_EXPECTED`."""
+
+RUNS_EXPECTED: dict[str, Expected] = {
+    "margin-norm": "proved",
+    "margin-norm-without-2": "refuted",
+    "margin-norm-rate": "proved",
+    "margin-norm-rate-without-2": "not-proved",
+}

@@ -194,3 +194,33 @@ def test_a_judgement_lists_its_symbols_scalars_first() -> None:
     w = algebra.gram("u", "w")
     judgement = Judgement((Fact(w + y, ">="),), Fact(x, ">"))
     assert judgement.symbols() == (x, y, w)
+
+
+def test_a_dead_statements_callback_forgets_its_own_entry_only() -> None:
+    """Review 33 (kern35): the weak callback of a statement the kernel handed out popped the
+    entry under its `id` whatever it held. CPython runs it before the id can be reused;
+    where it runs later (an interpreter that collects lazily), a newer statement handed out
+    under the same id would lose its entry, and the kernel would read it again as a
+    caller's (its starts unknown). Here the newer entry is put under the dead one's id by
+    hand, the dead one's weak reference kept alive (its callback pending): the callback
+    must leave the newer entry, and forget its own."""
+    import gc
+
+    dead = kernel.statement(FIRST)
+    key = id(dead)
+    newer = kernel.statement(seq("newer", SECOND_HYPS, SECOND_CLAIM))
+    pending, entry = rules._ISSUED[key], rules._ISSUED[id(newer)]
+    rules._ISSUED[key] = entry  # `newer` as if handed out under `dead`'s id
+    try:
+        del dead
+        gc.collect()
+        assert pending[0]() is None and rules._ISSUED.get(key) is entry
+    finally:
+        if rules._ISSUED.get(key) is entry:
+            del rules._ISSUED[key]
+    assert rules._ISSUED[id(newer)] is entry
+    gone = kernel.statement(FIRST)
+    key, own = id(gone), rules._ISSUED[id(gone)]
+    del gone
+    gc.collect()
+    assert own[0]() is None and rules._ISSUED.get(key) is not own  # its own: forgotten

@@ -392,7 +392,7 @@ def test_an_induction_uses_a_one_update_lemma_in_its_step() -> None:
                   uses=(lemma.statement,), step="norm")
     stated = kernel.statement(seq)
     assert stated.hypotheses == ()  # the lemma is no hypothesis of the theorem
-    assert "at each update also" in stated.run and "[growth]" in stated.run
+    assert "and so at each update, by lemma, " in stated.run and "[growth]" in stated.run
     step = next(o for o in kernel.obligations(seq) if o.label == "step")
     assert "lemma" in step.origins
     theorem = proved(seq, (lemma,))

@@ -320,3 +320,28 @@ def test_the_coq_export_reads_a_lemma_whose_claim_repeats_an_update_fact(
     results, written = _coq_results(DUPLICATE, tmp_path)
     assert results == {"dup": "checked", "norm-growth": "checked"}
     assert _step_premises(written).count("(ip x x) <= R2 ->") == 1
+
+
+def test_a_split_step_using_a_lemma_chained_through_a_step_under_other_hypotheses() -> None:
+    """Attack (kern35): an induction whose step is split by cases and uses a one-update
+    lemma that itself used a step proved under a hypothesis the induction does not state
+    (`B >= 1`). The lemma's statement carries that step's hypothesis and claim, each of
+    which must be one of the update's facts or the induction's hypotheses: refused without
+    them; with them stated, the theorem assumes them (and not the lemma's claim, assumed at
+    each update only), and a false invariant under the same lemma is not proved but
+    refuted by an honest run."""
+    first = proved(sequent((rel(B, ">=", 1),), rel(B, ">=", 0), step="first"))
+    chained = proved(sequent(UPDATE, GROWTH, uses=(first,), step="chained"), (first,))
+    split = Induction("t", RUNS.base, RUNS.step, UPDATE, frozenset({"B"}), Cases(y))
+    with pytest.raises(RuleError, match="`B >= 1` is none of the update's facts"):
+        kernel.statement(induction(rel(WW, "<=", t * B), (chained,), split))
+    hyps = (rel(B, ">=", 1), rel(B, ">=", 0))
+    seq = induction(rel(WW, "<=", t * B), (chained,), split, hyps)
+    theorem = kernel.conclude(seq, evidence(seq), [chained])
+    assert theorem.statement.hypotheses == hyps and "and so at each update, by lemma," in (
+        theorem.statement.run)
+    false = induction(rel(2 * WW, "<=", t * B), (chained,), split, hyps)
+    assert None in evidence(false)
+    run = [Counterexample({"t": 0, "y": 1, "B": 1}, {"w": (0,), "x": (1,)}),
+           Counterexample({"t": 1, "y": 1, "B": 1}, {"w": (1,), "x": (1,)})]
+    assert kernel.refute_run(false, run).label == "run"

@@ -1106,7 +1106,8 @@ def _check(name: str, proof: Proof, stated: kernel.Statement | None, names: Nami
     defined = names.evaluated(judgement)
     binding = binding_of(judgement, proof.numeric.run, defined)
     if binding is None:
-        return unbound(judgement, proof.numeric.run, proof.definitions, defined) or _NO_ROWS, None
+        return unbound(judgement, proof.numeric.run, proof.definitions, defined,
+                       names.too_high) or _NO_ROWS, None
     naturals = natural_terms(stated.naturals, names, judgement, defined)
     if isinstance(naturals, str):
         return naturals, None

@@ -159,8 +159,8 @@ def caveat(audit: Audited) -> str:
     return ("this violation shows the step false only if these runs start, update, "
             "meet the update facts, count their updates and keep its constants at one value "
             f"as its induction says (base, step, given, counter {counter} and constants, "
-            f"under the [numeric] names): {said}; it does not check that its constants keep "
-            f"one value along these runs ({audit.constants_unchecked})")
+            f"under the [numeric] names): {said}; it does not check that every one of its "
+            f"constants keeps one value along these runs ({audit.constants_unchecked})")
 
 
 def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: int = 0,
@@ -205,8 +205,8 @@ def rests_on(inductions: Sequence[A], outside: int = 0, past: int = 0, varying: 
                 f"is the run's update at each of the {ind.update_map.instances} updates of "
                 "these runs"))
         if ind.constants_unchecked:  # review 33 (red team 33 F2's case)
-            said.append(f"{ind.step.id}'s constants are not checked to keep one value along "
-                        f"these runs ({ind.constants_unchecked})")
+            said.append(f"not every one of {ind.step.id}'s constants is checked to keep one "
+                        f"value along these runs ({ind.constants_unchecked})")
         if ind.counter is not None and ind.miscounted:  # red team 30 A6
             said.append(f"{ind.step.id}'s counter is not the run's count of updates at "
                         f"{ind.miscounted} of {ind.counter.instances} rows of these runs "
@@ -361,6 +361,8 @@ def on_its_runs(step: Step, check: Check, proof: Proof,
                      f"{'s' * (len(moving) == 1)} quantities its runs do not hold fixed, "
                      f"{'is' if len(moving) == 1 else 'are'} not checked to keep one value "
                      "along them")
+    elif isinstance(mapped, Check):
+        constants = skipped_constants(step, proof, names, check)
     updates = updates_check(step, stated[step.id], proof, names, check)
     if isinstance(updates, Check):
         made.append(updates)
@@ -493,9 +495,46 @@ def _membership(step: Step, stated: kernel.Statement | None, proof: Proof, names
     counter = counted.judgement.hypotheses[0].expr if isinstance(counted, Check) else None
     made = check.kind.names(check.binding)
     fixed = tuple((c, gap) for c, gap in fixed_gaps(step, proof, names, check.kind)
-                  if {n for s in gap.free_symbols
-                      for n in (gram_pair(first_of(s)) or (first_of(s).name,))} <= made)
+                  if _gap_reads(gap) <= made)
     return counter, fixed
+
+
+def _gap_reads(gap: sympy.Expr) -> set[str]:
+    """The run quantities a constant's gap (`fixed_gaps`) reads, its `FIRST` copies read as
+    the quantities they copy: the rows must make these for the gap to be checked there."""
+    return {n for s in gap.free_symbols for n in (gram_pair(first_of(s)) or (first_of(s).name,))}
+
+
+def skipped_constants(step: Step, proof: Proof, names: Naming, check: Check) -> str | None:
+    """For an induction whose step is checked against its runs' updates (its constants are
+    then checked on the rows its claim is checked on, `_membership`): which of its constants
+    that check skips, and why, or None (ends35: both were skipped without a line, and the
+    proof read as if every constant had been checked). A constant that is a `[define]`d name
+    (a definition is evaluated at each row, never against a run's first row), and one that
+    reads quantities those rows do not make (its update facts or step read it, its claim
+    does not: the rows per update are not where constants are checked)."""
+    if not isinstance(step.rule, Induction):
+        return None
+    iterated = step.rule.moving_constants()
+    defined = [c for c in step.rule.constants if c in names.defined and c not in iterated]
+    made = check.kind.names(check.binding)
+    unmade = [c for c, gap in fixed_gaps(step, proof, names, check.kind)
+              if not _gap_reads(gap) <= made]
+    parts = []
+    if defined:
+        kind = "a [define]d name" if len(defined) == 1 else "[define]d names"
+        parts.append(f"{', '.join(defined)} ({kind}: a definition is evaluated at each row, "
+                     "never compared with its value at a run's first row)")
+    if unmade:
+        reads = "it reads" if len(unmade) == 1 else "they read"
+        parts.append(f"{', '.join(unmade)} ({reads} quantities the rows its claim is "
+                     f"checked on ({check.kind.name}: {check.binding}) do not make; "
+                     "constants are checked on those rows only, not on its rows per update)")
+    if not parts:
+        return None
+    one = len(defined) + len(unmade) == 1
+    return (f"of its constants, {' and '.join(parts)} {'is' if one else 'are'} not checked "
+            "to keep one value along its runs")
 
 
 def fixed_gaps(step: Step, proof: Proof, names: Naming, kind: RunKind
@@ -794,7 +833,11 @@ def counter_check(step: Step, stated: kernel.Statement | None, proof: Proof, nam
            for term in (*step.rule.step.values(), *step.rule.step)):
         # a step indexed by its counter (`xy[t+1]`, an indicator `ind[t+1]`): its steps are
         # visits, some of which update nothing, and its counter counts those
-        return f"its step reads its counter {variable}: its steps are not its runs' updates"
+        # (num35 F2: it said "its steps are not its runs' updates", untrue of a step that
+        # reads its counter and is checked to be their update, `w + y*x + t*(y**2 - 1)*x`)
+        return (f"its step reads its counter {variable}, so its steps may be visits that "
+                "update nothing (`xy[t+1]`), which its counter then counts: it is not "
+                "compared with its runs' count of updates")
 
     judgement = _one_fact(step, stated, proof, names,
                           sympy.Symbol(variable) - sympy.Symbol(f"{count}__count"),
@@ -849,11 +892,12 @@ def constants_text(step: Audited) -> str:
     varied = step.numeric.varied
     return (f"its constant{'s' * (len(varied) > 1)} {', '.join(varied)} "
             f"take{'s' * (len(varied) == 1)} another value along some of the runs it was "
-            "checked on than at their first row (under the [numeric] names): from such a row "
-            "on, a run is none of the runs its induction is about (a constant keeps one value "
-            f"along them), so its {step.numeric.varying} rows there are left out of its "
-            "verdict, and of those of the steps that use its claim whose rows make what the "
-            "constant reads (neither instances nor vacuous)")
+            "checked on than at their first row (under the [numeric] names): from the state "
+            "of such a row on (that state's rows before it included: a state's rows share "
+            "its iteration), a run is none of the runs its induction is about (a constant "
+            f"keeps one value along them), so its {step.numeric.varying} rows there are left "
+            "out of its verdict, and of those of the steps that use its claim whose rows make "
+            "what the constant reads (neither instances nor vacuous)")
 
 
 def unmet_text(step: Audited) -> str:

@@ -30,7 +30,7 @@ from verify.cli.common import UsageError
 
 #: Subcommand modules under verify/cli, in the order `--help` lists them. They are imported
 #: by name when the parser is built, only the one a command line names (`needed`); none
-#: imports this module (shared helpers: `common`).
+#: imports this module (shared helpers: `common`, the margin perceptron's `margin`).
 COMMANDS: tuple[str, ...] = ("audit", "run", "check", "bound", "explain", "list")
 
 #: At exit the interpreter's last collection scanned every object a command had made (SymPy's

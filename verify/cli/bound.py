@@ -29,6 +29,7 @@ from perceptron.errors import DataError, printable
 from perceptron.examples import EXAMPLES
 from perceptron.numbers import approximate, approximate_text, as_text
 from verify.cli.common import add_limit_options, label_column, whole_number
+from verify.cli.margin import margin_beta
 from verify.typeset.words import counted
 
 DEFAULT_EPOCHS = 1000
@@ -62,25 +63,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--label-column", default=None, metavar="COL", type=label_column,
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
-    parser.add_argument("--beta", type=_beta, default=None, metavar="Q",
+    parser.add_argument("--beta", type=margin_beta, default=None, metavar="Q",
                         help="also the margin perceptron at margin Q (an exact number >= 0 "
                         "such as 1, 1/2, 0.1; update on y<w,x> <= Q): its bound "
                         "(R^2 + 2 Q)/gamma^2 and its updates on DATA")
     add_limit_options(parser)
     parser.set_defaults(handler=run)
-
-
-def _beta(text: str) -> Fraction:
-    """`--beta`: an exact rational at least 0 (the margin perceptron's margin)."""
-    from perceptron.numbers import parse_exact
-
-    try:
-        value = parse_exact(text)
-    except DataError as exc:
-        raise argparse.ArgumentTypeError(exc.problem) from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"the margin perceptron needs a margin >= 0, not {text}")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -173,22 +161,10 @@ def _margin(target: Dataset, beta: Fraction, epochs: int, report: dict[str, Any]
             ) -> dict[str, Any]:
     """The margin perceptron at `beta` on the data as the run reads them (augmented with a
     bias), under the epoch cap, and its bound `(R^2 + 2 beta)/gamma^2` when separable."""
-    from perceptron.algorithms.margin import run_margin
-    from perceptron.geometry.bound import margin_bound
+    gamma2 = Fraction(report["gamma2"]) if report["separable"] else None
+    from verify.cli.margin import margin_perceptron
 
-    bound = (margin_bound(Fraction(report["R2"]), Fraction(report["gamma2"]), beta)
-             if report["separable"] else None)
-    out: dict[str, Any] = {"beta": as_text(beta),
-                           "bound": None if bound is None else as_text(bound)}
-    if epochs == 0:
-        return out | {"updates": None, "converged": None, "epochs": 0,
-                      "run": "skipped (--epochs 0)", "within_bound": None}
-    made = run_margin(target, beta, max_epochs=epochs)
-    state = ("converged: every y<w,x> > beta" if made.converged
-             else f"hit the cap of {epochs} epochs without converging (see --epochs)")
-    return out | {"updates": made.updates, "converged": made.converged,
-                  "epochs": made.epochs, "run": state,
-                  "within_bound": None if bound is None else made.updates <= bound}
+    return margin_perceptron(target, beta, epochs, Fraction(report["R2"]), gamma2)[0]
 
 
 def _free_bias(data: Dataset) -> dict[str, Any]:

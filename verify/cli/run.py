@@ -1,5 +1,5 @@
-"""`novikoff run [DATA] [--bias] [--rule le|lt|mistake] [--epochs N] [--eta Q] [--json]
-[--example NAME] [--plot FILE]`.
+"""`novikoff run [DATA] [--bias] [--rule le|lt|mistake] [--epochs N] [--eta Q] [--beta Q]
+[--json] [--example NAME] [--plot FILE]`.
 
 Runs the exact online perceptron (cyclic epochs) on a data file (`perceptron.io.loaders.load`) or
 on a built-in example (`--example NAME`, default the 10-607 worked example when DATA is
@@ -8,6 +8,10 @@ final iterate, and whether that iterate separates the data (checked exactly). Ex
 run (converged or not), 2 on bad input. Progress (epochs done) goes to stderr when stderr is a
 terminal. `--plot FILE.png|.svg` also draws the two inequalities of the Novikoff proof along
 the run and the mistakes against the bound (`verify.render.plot`, matplotlib loaded only then).
+`--beta Q` runs the margin perceptron instead (update on `y<w,x> <= Q`, step 1,
+`perceptron.algorithms.margin.run_margin`) and checks its updates against its bound
+`(R^2 + 2Q)/gamma^2`, the one `bound --beta` prints (`verify.cli.margin`, the one home of
+both): exit 1 only if a run went past it.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from perceptron.errors import DataError, printable
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
 from perceptron.numbers import parse_exact, shown
 from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
+from verify.cli.margin import margin_beta
 from verify.typeset.words import counted
 
 #: Exact numbers longer than this are shown approximately in the human report (JSON: exact).
@@ -58,6 +63,10 @@ def register(subparsers: Any) -> None:
                         help="epoch cap (default 1000)")
     parser.add_argument("--eta", type=_eta, default=Fraction(1), metavar="Q",
                         help="learning rate, an exact positive number such as 1, 1/2, 0.1")
+    parser.add_argument("--beta", type=margin_beta, default=None, metavar="Q",
+                        help="run the margin perceptron instead (update on y<w,x> <= Q, an "
+                        "exact number >= 0 such as 1, 1/2, 0.1; step 1) and check its updates "
+                        "against its bound (R^2 + 2 Q)/gamma^2, as `bound --beta` gives it")
     parser.add_argument("--label-column", metavar="C", type=label_column,
                         help="CSV/.npy label column: an index (negative from the end) or a "
                         "header name (default: the last column)")
@@ -125,6 +134,8 @@ def run(args: argparse.Namespace) -> int:
     from perceptron.algorithms.online import run_online
     from verify.cli.terminal import callback, print_fields, progress_bar
 
+    if args.beta is not None:
+        return _margin_run(args)
     target = _plot_target(args.plot, getattr(args, "data", None))
     data, bias = data_or_example(args, DEFAULT_EXAMPLE)
     conventions = Conventions(rule=args.rule, sign_zero=int(args.sign_zero), bias=bias,
@@ -165,6 +176,70 @@ def run(args: argparse.Namespace) -> int:
         fields.append(("plot", target))
     print_fields(fields)
     return 0
+
+
+def _margin_run(args: argparse.Namespace) -> int:
+    """`run --beta Q`: the margin perceptron's run on the data as `run` reads them (its
+    `--bias`), its exact final w, whether every y<w,x> > Q (checked exactly), and its updates
+    against `(R^2 + 2Q)/gamma^2` (no bound on data that are not separable). Its rule and step
+    are the margin perceptron's: `--rule`, `--sign-zero`, `--eta` and `--plot`, which
+    describe the perceptron's run, are refused beside it (one line, exit 2) rather than
+    ignored. Exit 0 after a run within its bound, 1 past it (the theorem would be false)."""
+    from perceptron.geometry.linear import radius2
+    from perceptron.geometry.max_margin import NotSeparableError, max_margin
+    from perceptron.numbers import as_text
+    from verify.cli.margin import margin_perceptron
+    from verify.cli.terminal import print_fields
+
+    given = [option for option, value, default in (
+        ("--rule", args.rule, "le"), ("--sign-zero", args.sign_zero, "+1"),
+        ("--eta", args.eta, Fraction(1)), ("--plot", args.plot, None)) if value != default]
+    if given:
+        raise UsageError(f"--beta runs the margin perceptron (update on y<w,x> <= Q, step 1): "
+                         f"{', '.join(given)} is the perceptron's, not its")
+    data, bias = data_or_example(args, DEFAULT_EXAMPLE)
+    target = data.augmented() if bias else data
+    r2 = radius2(target)
+    try:
+        gamma2: Fraction | None = max_margin(target).gamma2
+    except NotSeparableError:
+        gamma2 = None
+    report, made = margin_perceptron(target, args.beta, args.epochs, r2, gamma2)
+    assert made is not None  # --epochs is at least 1
+    margins = [y * sum((a * b for a, b in zip(made.w, x, strict=True)), Fraction(0))
+               for x, y in zip(target.X, target.y, strict=True)]
+    report |= {"R2": as_text(r2), "gamma2": None if gamma2 is None else as_text(gamma2),
+               "w": [as_text(v) for v in made.w], "bias": bias,
+               "least_margin": as_text(min(margins))}
+    beyond = report["within_bound"] is False
+    named_json, named_fields = header_u(args)
+    if args.json:
+        print(json.dumps({"data": data.name, "margin_perceptron": report} | named_json))
+        return 1 if beyond else 0
+    beta = shown(args.beta, SHOW_DIGITS)
+    if report["bound"] is None:
+        bound = "none: the data are not separable (gamma^2 = 0)"
+    else:
+        bound = (f"(R^2 + 2 beta)/gamma^2 = {shown(Fraction(report['bound']), SHOW_DIGITS)}; "
+                 f"{report['updates']} updates {'<=' if not beyond else '>'} bound")
+    least = shown(min(margins), SHOW_DIGITS)
+    fields = [
+        ("data", f"{printable(data.name)} ({counted(data.n, 'example')}, "
+                 f"{counted(data.d, 'feature')})"),
+        ("conventions", f"margin perceptron: update on y<w,x> <= {beta}, w_0 = 0, step 1, "
+                        f"cyclic epochs{', bias by augmentation' if bias else ''}"),
+        ("updates", str(report["updates"])),
+        ("epochs", str(report["epochs"])),
+        ("converged", f"yes (an epoch without an update: every y<w,x> > {beta})"
+         if made.converged else f"no (hit the cap of {args.epochs} epochs; see --epochs)"),
+        ("margin", f"least y<w,x> = {least}, "
+                   + (f"> {beta}" if min(margins) > args.beta else f"<= {beta}")
+                   + " (checked exactly)"),
+        ("bound", bound),
+        ("w", f"({weights(made.w)})" + (" (bias last)" if bias else "")),
+    ]
+    print_fields(fields + named_fields)
+    return 1 if beyond else 0
 
 
 def header_u(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[tuple[str, str]]]:

@@ -68,9 +68,9 @@ class Fact:
 
 @dataclass(frozen=True)
 class Rel:
-    """`lhs op rhs` as the user wrote it, divisions kept; `divisors`: every non-constant
-    quantity the source text divides by (SymPy cancels `x/x` on construction, but the
-    statement is still undefined at `x = 0`)."""
+    """`lhs op rhs` as written, divisions kept; `divisors`: each non-constant the source divides
+    by (SymPy cancels `x/x`, still undefined at `x = 0`); `text`: how it is shown, its maker's word,
+    read for no meaning (the Coq export prints it only where it parses back to these)."""
     lhs: sympy.Expr
     op: str
     rhs: sympy.Expr

@@ -292,8 +292,8 @@ def _public(st: Statement) -> Statement:
     starts = None if st.starts is None else tuple((t, b, _fresh(c)) for t, b, c in st.starts)
     out = replace(st, hypotheses=_fresh(st.hypotheses), claim=_fresh((st.claim,))[0], over=over,
                   starts=starts)
-    key = id(out)
-    _ISSUED[key] = weakref.ref(out, lambda _: _ISSUED.pop(key, None)), st  # type: ignore[misc]
+    _ISSUED[key := id(out)] = weakref.ref(out, lambda r: _ISSUED.get(key, (0,))[0] is r and (
+        _ISSUED.pop(key))), st  # its own entry only: where callbacks run late, ids recur
     return out
 
 
@@ -564,7 +564,7 @@ def _statement_of(sequent: Sequent, sets: tuple[Places | None, ...]) -> Statemen
                     raise RuleError(f"uses {u.step} at each update, but its hypothesis "
                                     f"`{missing[0]}` is none of the update's facts, the "
                                     "invariant or the step's hypotheses")
-            run += f", at each update also {shown(lemmas)}"
+            run += f", and so at each update, by lemma, {shown(lemmas)}"  # not assumed
     starts = [u.starts for u in sequent.uses if not _lemma(u, sequent)]  # a lemma's are not
     if type(rule) is Induction:  # its hypotheses' (obligations); its own start, its carried
         starts.append(((rule.variable, _pairs(rule.base), tuple(  # invariants true there

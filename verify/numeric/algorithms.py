@@ -185,8 +185,16 @@ def _naming(numeric: RunBinding, vectors: Sequence[str], origin: Source | None,
         return named
     if origin is None:
         raise_all(errors)
-    raise_all([e.located(origin.file, origin) for e in errors])  # placed as the loader does
+    # placed as the loader does, and in file order (ends35: a table's `names` before its
+    # `algorithm` had their errors said algorithm first, in the order the checks ran)
+    raise_all(in_file_order([e.located(origin.file, origin) for e in errors]))
     raise AssertionError("unreachable")
+
+
+def in_file_order(errors: Sequence[ProofFileError]) -> list[ProofFileError]:
+    """`errors` by their place in the file (line, then column; unplaced first), ties in
+    the order found: the one order a proof file's errors are said in."""
+    return sorted(errors, key=lambda e: (e.line or 0, e.column or 0))
 
 
 def with_naming(error: ProofFileError,
@@ -203,8 +211,7 @@ def with_naming(error: ProofFileError,
     except ProofFileError as named:
         said = {e.key for e in error.errors if e.key} | {(e.line, e.column) for e in error.errors}
         more = [e for e in named.errors if e.key not in said and (e.line, e.column) not in said]
-        return ProofFileErrors(sorted([*error.errors, *more],
-                                      key=lambda e: (e.line or 0, e.column or 0)))
+        return ProofFileErrors(in_file_order([*error.errors, *more]))
     return error
 
 

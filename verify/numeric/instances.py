@@ -629,8 +629,10 @@ class CompiledJudgement:
 
     def varying(self, batch: InstanceBatch) -> np.ndarray:
         """Rows of runs from the first row (in the order of their iterations) where a
-        constant of `fixed` has another value than at the run's first row of `batch` on
-        (read-only; all False without `fixed`), and, under the key `("fixed names", fixed)`
+        constant of `fixed` has another value than at the run's first row of `batch` on,
+        every row at that row's iteration included (one state's rows, an example row per
+        example: left out whole, which only leaves out more, never makes an instance;
+        ends35) (read-only; all False without `fixed`), and, under the key `("fixed names", fixed)`
         of `batch._masks`, the names of the constants that do somewhere. Cross-row: a batch
         checked a slice at a time has both read off the whole batch first, each constant's
         change read a slice at a time (`moved`, `check_in_slices`)."""

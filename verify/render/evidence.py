@@ -568,7 +568,7 @@ def numeric_line(step: Json, said: Mapping[str, str] | None = None) -> str:
         line += ("; its counter was not checked against its runs' count of updates: "
                  f"{numeric['counter_unchecked']}")
     if "constants_unchecked" in numeric:
-        line += ("; its constants were not checked to keep one value along its runs: "
+        line += ("; its constants were not all checked to keep one value along its runs: "
                  f"{numeric['constants_unchecked']}")
     if "update_facts_unchecked" in numeric:  # cyclic runs and others: no row per update
         line += ("; its update facts were not checked on its runs: "

@@ -124,6 +124,15 @@ class BoundSeries(NovikoffBound):
         return self.mistakes <= self.bound
 
 
+def _bias_separates(data: Dataset) -> bool:
+    """Whether a constant column makes `data` separable, decided exactly: `--bias` is
+    advised only then (red team 35: two copies of one point with opposite labels were told
+    'try --bias', which no bias separates; the audit decides it so, newcomer 24)."""
+    from perceptron.geometry.separability import Separable, separability
+
+    return isinstance(separability(data.augmented()), Separable)
+
+
 def bound_series(data: Dataset, result: RunResult) -> BoundSeries:
     """The exact series of `result` (an online run on `data` with its trace kept).
 
@@ -141,7 +150,9 @@ def bound_series(data: Dataset, result: RunResult) -> BoundSeries:
     try:
         separator = max_margin(seen)
     except NotSeparableError as exc:  # say which separators were looked for: the run's
-        what = "even with a bias" if conventions.bias else "through the origin (try --bias)"
+        what = ("even with a bias" if conventions.bias else
+                "through the origin (try --bias)" if _bias_separates(data) else
+                "through the origin, nor with a bias")
         why = f" ({exc.certificate.reason})" if exc.certificate.reason else ""
         raise DataError(f"no plot: the data are not separable {what}{why}, and the plot "
                         "shows the Novikoff bound, which needs a separator",

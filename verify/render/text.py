@@ -385,10 +385,23 @@ class _Style:
         """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
         (and, for an induction refuted by a run, that the run made from it does)."""
         alone = refutes_nothing(self.step, report.goal, report.verdict.counterexample)
-        return (f"{alone}. Not alone: the run made from the base on this point's example "
-                "reaches a state where the invariant fails, and that run refutes the step (its "
-                "status above; its states after this point)"
-                if report.goal.label == self.by_run else alone)
+        made = ("on a walk from the base to this point's state, then on this point's example,"
+                if self.walked() else "from the base on this point's example")
+        return (f"{alone}. Not alone: the run made {made} reaches a state where the invariant "
+                "fails, and that run refutes the step (its status above; its states after "
+                "this point)" if report.goal.label == self.by_run else alone)
+
+    def walked(self) -> bool:
+        """Whether the refuting run's examples change from update to update (`refuting_run`'s
+        walk to the point's state; newcomer 34 N5): a name neither iterated nor the counter
+        whose value differs between two states before the last."""
+        rule = self.step.rule
+        moving = {*getattr(rule, "step", {}), getattr(rule, "variable", "")}
+
+        def example(state: Counterexample) -> tuple[object, ...]:
+            return tuple(sorted((n, v) for d in (state.scalars, state.vectors)
+                                for n, v in d.items() if n not in moving))
+        return len({example(state) for state in self.run[:-1]}) > 1
 
     def run_lines(self, report: GoalReport) -> list[str]:
         """The refuting run made from `report`'s point, state by state from the base (none

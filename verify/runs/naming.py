@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
@@ -31,6 +31,7 @@ from proofs.definitions import Definition
 from proofs.errors import ProofFileError, quoted, raise_all
 from proofs.language.division import denominators
 from proofs.language.expressions import (
+    MAX_DEGREE,
     MAX_TERMS,
     ExpressionError,
     Names,
@@ -108,6 +109,9 @@ class Naming:
     #: the proof's families bound to families of the run (`x = "X"`); a family not listed
     #: denotes the run's family of its own name, if the run has one
     families: Mapping[str, str] = field(default_factory=dict)
+    #: the definitions exact on rationals that `defining` leaves unevaluated for their
+    #: degree in the run's quantities (`MAX_DEGREE`), each with that degree
+    too_high: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def of(cls, numeric: RunBinding, vectors: Iterable[str],
@@ -173,7 +177,11 @@ class Naming:
         found = kind(self.run)
         offered = set(found.offered) - set(found.vectors)  # a scalar `d` is no vector `d`
         defined: dict[str, Defined] = dict(self.defined)
-        named = replace(self, defined=defined)  # reads `defined` as it grows
+        too_high: dict[str, int] = dict(self.too_high)
+        named = replace(self, defined=defined, too_high=too_high)  # reads them as they grow
+        degrees: dict[str, int] = {}
+        for made in defined.values():  # in file order: each reads earlier ones only
+            degrees[made.symbol] = max(_degree(a, degrees) for a in made.args)
         names = {d.name for d in definitions}
         for definition in definitions:
             function = definition.text.split("(", 1)[0].strip()
@@ -187,9 +195,19 @@ class Naming:
             if any(is_atom(name) for name in read):  # a sum or a family member: the rows
                 continue  # make their columns for statements, never inside a definition
             replaced = tuple(named.replaced(a) for a in args)
+            # num35 F1: each definition may raise an earlier one to a power, so a chain of
+            # four (`d1 = max(t**16, 0)`, `d2 = max(d1**16, 0)`, ...) is t**65536, an
+            # exact value of about a megabit on each row: that audit ran for over 400 s
+            # (without d4, 33 s for 5). Past the parser's bound on one expression it is
+            # left unevaluated, checked symbolically only (`defined_unbound` says why).
+            degree = max(_degree(a, degrees) for a in replaced)
+            if degree > MAX_DEGREE:
+                too_high[definition.name] = degree
+                continue
             meaning = f"{function}({', '.join(map(sympy.srepr, replaced))})"
             symbol = f"{definition.name}__{hashlib.sha256(meaning.encode()).hexdigest()[:12]}"
             defined[definition.name] = Defined(definition.name, symbol, function, replaced)
+            degrees[symbol] = degree
         return named
 
     def quantities_read(self, scalars: Iterable[str], vectors: Iterable[str]) -> frozenset[str]:
@@ -469,7 +487,8 @@ def families_read(judgement: Judgement) -> set[str]:
 
 
 def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = None,
-            evaluated: Sequence[Defined] = ()) -> str | None:
+            evaluated: Sequence[Defined] = (), too_high: Mapping[str, int] | None = None
+            ) -> str | None:
     """Why no row set of a `run` run binds the statement's quantities (None: one does).
     `defined`: the proof's `[define]`d names and their definitions, which are never advised
     to be bound (`defined_unbound`); `evaluated`: those the rows evaluate (`sorts`)."""
@@ -490,7 +509,7 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
         others = [name for name in strangers if name not in defined]
         rest = (f"; {', '.join(others)} {'is' if len(others) == 1 else 'are'} no quantity of "
                 f"{article} either" if others else "")
-        return f"{defined_unbound(mine, defined)}{rest}"
+        return f"{defined_unbound(mine, defined, too_high)}{rest}"
     if not strangers and _member_products(judgement):
         return _PRODUCTS
     free = [name for name in strangers if name in _free_indices(judgement)]
@@ -510,7 +529,7 @@ def unbound(judgement: Judgement, run: str, defined: Mapping[str, str] | None = 
     wrong = sorted((scalars & found.vectors) | (vectors - found.vectors))
     if mine := [name for name in wrong if name in (defined or {})]:
         assert defined is not None  # a defined name the run offers of the other sort
-        return (f"{defined_unbound(mine, defined)}; {', '.join(mine)} on {article} is a "
+        return (f"{defined_unbound(mine, defined, too_high)}; {', '.join(mine)} on {article} is a "
                 "quantity of the other sort (vector or scalar)")
     if wrong:
         return f"{', '.join(wrong)}: of the other sort (vector or scalar) on {article}"
@@ -553,12 +572,28 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
             f" no family of {article}, {offers}{others}: checked symbolically only")
 
 
+def _degree(expr: sympy.Expr, degrees: Mapping[str, int]) -> int:
+    """A bound on the degree of `expr` in the run's quantities (an inner product counts 2,
+    an evaluated definition's column its own degree, `degrees` by its symbol; a quotient's
+    denominator counts as its numerator does): how many times the bits of the quantities
+    its exact value may take, which `Naming.defining` bounds (num35 F1)."""
+    if isinstance(expr, sympy.Symbol):
+        return degrees.get(expr.name, 2 if gram_pair(expr) else 1)
+    if isinstance(expr, sympy.Pow) and isinstance(expr.exp, sympy.Integer):
+        return abs(int(expr.exp)) * _degree(expr.base, degrees)
+    parts = [_degree(a, degrees) for a in expr.args]
+    if isinstance(expr, (sympy.Add, sympy.Max, sympy.Min)):
+        return max(parts, default=0)
+    return sum(parts)
+
+
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
 #: general, so no exact run can hold it.
 ROOTS = ("norm(", "sqrt(")
 
 
-def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
+def defined_unbound(names: Sequence[str], defined: Mapping[str, str],
+                    too_high: Mapping[str, int] | None = None) -> str:
     """Why a step mentioning `[define]`d names that the run neither offers nor evaluates is
     not run. The audit evaluates on each row a definition exact on rationals (`EXACT`:
     `Naming.defining`); a root is irrational in general, so no exact run can hold it, and
@@ -571,6 +606,17 @@ def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
     first = names[0]
     text = defined[first]
     root = _root(first, defined)
+    high = _reads(first, defined, lambda n: n in (too_high or {}))
+    if root is None and high is not None:  # num35 F1: exact, but past the degree bound
+        assert too_high is not None
+        what = (f", of degree {too_high[high]}" if high == first else
+                f", which reads {high} = {defined[high]}, of degree {too_high[high]}")
+        more = "".join(f"; {n} as {defined[n]}" for n in names[1:])
+        return (f"{first} is defined as {text} ([define]){what} in the run's quantities "
+                f"(through the definitions it reads){more}: the audit evaluates on runs "
+                f"only definitions of degree at most {MAX_DEGREE} in them, as it reads any "
+                "expression (an exact value's size grows with its degree; each definition "
+                "may raise the one before it to a power): checked symbolically only")
     what = (", which reads a sum or a family member, which the audit evaluates on runs in a "
             "step's statement but never inside a definition" if root is None and (
                 "sum(" in text or "[" in text) else
@@ -589,6 +635,12 @@ def defined_unbound(names: Sequence[str], defined: Mapping[str, str]) -> str:
 def _root(name: str, defined: Mapping[str, str]) -> str | None:
     """The root (`ROOTS`) the definition of `name` is, or reads through other definitions
     (None: none)."""
+    return _reads(name, defined, lambda n: defined[n].startswith(ROOTS))
+
+
+def _reads(name: str, defined: Mapping[str, str], hit: Callable[[str], bool]) -> str | None:
+    """The first definition, `name`'s own or one it reads through others, that `hit`
+    (None: none)."""
     seen: set[str] = set()
     todo = [name]
     while todo:
@@ -596,7 +648,7 @@ def _root(name: str, defined: Mapping[str, str]) -> str | None:
         if current in seen:
             continue
         seen.add(current)
-        if defined[current].startswith(ROOTS):
+        if hit(current):
             return current
         words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", defined[current]))
         todo.extend(n for n in defined if n in words)

@@ -1214,19 +1214,80 @@ def _bits(state: Counterexample) -> int:
 def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
                  limit: int = RUN_UPDATES, naturals: frozenset[str] = frozenset()
                  ) -> tuple[Counterexample, ...] | None:
-    """A run of the induction `rule` that may refute it (`kernel.refute_run` decides): from
-    its base, each update made on the per-update values of `point` (the step case's
-    counterexample: its example, its label; the constants its values too), until the
-    invariant `claim` fails after an update; its last state without the per-update names,
-    which no update reads there, but those among `naturals` (the kernel checks every natural
-    at every state: without them a run on a natural example was rejected, "k is not
-    assigned", and the false invariant left unknown: red team 26). None when an update fact
-    fails first (the run cannot go on), when `limit` updates pass or the state outgrows
-    `RUN_BITS`, or when `point` lacks a value the run reads.
+    """A run of the induction `rule` that may refute it (`kernel.refute_run` decides): the
+    first of two runs from its base, made on the per-update values of `point` (the step
+    case's counterexample: its example, its label; the constants its values too), in which
+    the invariant `claim` fails after an update. Its last state without the per-update
+    names, which no update reads there, but those among `naturals` (the kernel checks every
+    natural at every state: without them a run on a natural example was rejected, "k is not
+    assigned", and the false invariant left unknown: red team 26). None when, in each run,
+    an update fact fails first (the run cannot go on), `limit` updates pass or the state
+    outgrows `RUN_BITS`, or `point` lacks a value the run reads.
 
     The step case's point satisfies the invariant at a state no run may reach; replayed from
     the base on the same example, a false invariant often fails after a few updates (from
-    w = 0, `norm2(w) <= t*R**2/2` fails after one update on an example of norm R)."""
+    w = 0, `norm2(w) <= t*R**2/2` fails after one update on an example of norm R). That run
+    cannot reach a state the point's example does not lead to: the margin perceptron's
+    `norm2(w) <= t*(beta + R**2)` (newcomer 34 N5) holds on every run of one example
+    repeated (from 0, `t*norm2(x)` grows past `beta + norm2(x)` only once the update fact
+    `y<w, x> <= beta` stops the run), and fails only after the updates reach a `w` at which
+    another example's `y<w, x>` is beta. The second run is `walk`: to the point's own state
+    (its counter's value of updates, each moving the iterated vectors an equal part of the
+    way from the base to the point's), then the point's example, as the first."""
+    return (_replayed(rule, claim, point, limit, naturals, ())
+            or _replayed(rule, claim, point, limit, naturals, walk(rule, point, limit)))
+
+
+def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
+         ) -> tuple[Callable[[World], dict[str, tuple[Fraction, ...]]], ...]:
+    """The examples of a walk from the base to the state of `point` (a step case's
+    counterexample): one per update, `T` of them where `T` is the point's counter (a natural,
+    1 to `limit`); update k's gives each iterated vector whose update reads one per-update
+    vector `p` linearly (`w + c*p + ...`, its coefficient `c` nonzero at the state) the value
+    `base + k/T*(point - base)`, by solving for `p` at the state the walk is in (a callable
+    of that state's world: the state is known only as the run reaches it). Empty when the
+    point's counter is no such natural or no update reads a per-update vector: the walk is
+    then no other run than the point's example replayed."""
+    count = point.scalars.get(rule.variable)
+    fresh = per_update_names(rule)
+    if count is None or count.denominator != 1 or not 1 <= count <= limit:
+        return ()
+    solved = {v: [n for n in term if n in fresh] for v, term in rule.step.items()
+              if isinstance(term, Mapping) and v in point.vectors}
+    solved = {v: names[0] for v, names in solved.items() if len(names) == 1}
+    if not solved:
+        return ()
+    total = int(count)
+
+    def update(k: int) -> Callable[[World], dict[str, tuple[Fraction, ...]]]:
+        def examples(world: World) -> dict[str, tuple[Fraction, ...]]:
+            from verify.kernel import run_value
+
+            out: dict[str, tuple[Fraction, ...]] = {}
+            for v, p in solved.items():
+                term = rule.step[v]
+                assert isinstance(term, Mapping)
+                base = run_value(world, rule.base[v]) if v in rule.base else point.vectors[v]
+                goal = [b + Fraction(k, total) * (e - b)
+                        for b, e in zip(base, point.vectors[v], strict=True)]  # type: ignore[arg-type]
+                rest = run_value(world, {n: c for n, c in term.items() if n != p})
+                coefficient = world.of(term[p])
+                if coefficient == 0 or p in out:
+                    raise KernelError(f"no {p} moves {v} there")
+                out[p] = tuple((g - r) / coefficient
+                               for g, r in zip(goal, rest, strict=True))  # type: ignore[arg-type]
+            return out
+        return examples
+
+    return tuple(update(k) for k in range(1, total + 1))
+
+
+def _replayed(rule: Induction, claim: Rel, point: Counterexample, limit: int,
+              naturals: frozenset[str],
+              walked: Sequence[Callable[[World], dict[str, tuple[Fraction, ...]]]]
+              ) -> tuple[Counterexample, ...] | None:
+    """The run of `refuting_run` whose first updates are made on the examples `walked` gives
+    (`walk`), the rest on the point's; None as there."""
     from verify.kernel import run_value
     from verify.kernel.algebra import evaluate
     from verify.kernel.certificates import Point
@@ -1237,11 +1298,16 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
             {**state.vectors, **{n: v for n, v in values.items() if isinstance(v, tuple)}},
             state.families)
 
+    own = {n: point.vectors[n] for n in per_update_names(rule) if n in point.vectors}
     try:
         state = at(point, {rule.variable: Fraction(0)})
         world = Point(state).world
         states = [at(state, {n: run_value(world, term) for n, term in rule.base.items()})]
         for s in range(limit + 1):
+            if s < len(walked):
+                states[-1] = at(states[-1], walked[s](Point(states[-1]).world))
+            elif walked and s == len(walked):
+                states[-1] = at(states[-1], own)
             value = Point(states[-1]).value
             if s > 0 and not evaluate(claim, "the invariant", value):
                 fresh = per_update_names(rule) - naturals

@@ -40,15 +40,17 @@ import numpy as np
 from perceptron.algorithms.online import run_online
 from perceptron.algorithms.trace import Trace
 from perceptron.conventions import DEFAULT, Conventions, flag
+from perceptron.conventions import given as given_conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.geometry.bound import mistake_bound, normalised_margin2
 from perceptron.geometry.linear import dot, norm2, radius2, scaled_rows
-from perceptron.numbers import as_text, beside, exact
+from perceptron.numbers import beside, exact
 from perceptron.result import RunResult
 from verify.runs.columns import Origin
 from verify.runs.isolation import described
 from verify.runs.quantity import Scenario, margin
-from verify.testing.check_run import TheoryReport, check_run
+from verify.testing.check_run import TheoryReport, check_run, score_rounding
+from verify.testing.check_run import about as _about
 from verify.testing.protocol import (
     FULL_RUN,
     PROTOCOL,
@@ -460,10 +462,11 @@ def check_implementation(fit: Fit, *, sources: Sequence[str] | Mapping[str, Iter
     (which `fit` must return) must be legal perceptron updates obeying the theory, finished
     when it was given enough epochs for any order, and within `epochs * n` updates.
     """
+    conventions = given_conventions(conventions)
     if conventions.w0 is not None:
         raise ValueError("fit(X, y, epochs) cannot receive w0: check with w0=None")
     theory_only = flag(theory_only, "theory_only")  # "no" compared nothing (red team 33 F9)
-    chosen = sources if isinstance(sources, Mapping) else builtin_sources(sources, seed, count)
+    chosen = chosen_sources(sources, seed, count)
     label = name or getattr(fit, "__name__", None) or repr(fit)
     outcomes = [replace(outcome, calls_before=k) for k, outcome in enumerate(
         outcome for source, scenarios in chosen.items() for scenario in scenarios
@@ -512,6 +515,37 @@ def _kept_state(fit: Fit, calls: Sequence[ScenarioOutcome]) -> str:
                     f"{said} differ{'s' if len(differs) == 1 else ''} from what it "
                     f"returned then")
     return ""
+
+
+def chosen_sources(sources: str | Sequence[str] | Mapping[str, Iterable[Scenario]],
+                   seed: int, count: int, *, own: Sequence[str] = ()
+                   ) -> dict[str, Iterable[Scenario]]:
+    """The scenarios of `sources` as `check_implementation` and `check_margin_implementation`
+    take them: a mapping of the caller's own, each value checked to yield `Scenario`s as it is
+    read, or source names, one name alone a name (red team 35 F5: `sources="tight"` was the
+    five sources t, i, g, h, t, 'unknown source(s) t, i, g, h, t'; a mapping holding anything
+    but Scenarios was an AttributeError inside the check). Names in `own` are left to the
+    caller (the margin check's `ties`)."""
+    if isinstance(sources, Mapping):
+        return {name: _scenarios(name, scenarios) for name, scenarios in sources.items()}
+    names = (sources,) if isinstance(sources, str) else sources
+    return builtin_sources([n for n in names if n not in own], seed, count)
+
+
+def _scenarios(name: object, scenarios: object) -> Iterable[Scenario]:
+    """The caller's `scenarios` of source `name`, each a `Scenario` or a TypeError."""
+    if isinstance(scenarios, str) or not isinstance(scenarios, Iterable):
+        raise TypeError(f"sources[{name!r}] must be Scenarios (verify.runs.Scenario), "
+                        f"not {type(scenarios).__name__} {scenarios!r:.40}")
+
+    def checked() -> Iterable[Scenario]:
+        for scenario in scenarios:
+            if not isinstance(scenario, Scenario):
+                raise TypeError(f"sources[{name!r}] holds {type(scenario).__name__} "
+                                f"{scenario!r:.40}, not a Scenario (verify.runs.Scenario)")
+            yield scenario
+
+    return checked()
 
 
 def builtin_sources(names: Sequence[str], seed: int, count: int
@@ -690,15 +724,6 @@ class _Rounding:
         return _about(self.drift)
 
 
-def _about(value: Fraction) -> str:
-    """A positive bound in three digits (exactly when a float cannot hold it)."""
-    try:
-        near = float(value)
-    except OverflowError:
-        return as_text(value)
-    return f"{near:.3g}" if near or not value else as_text(value)
-
-
 def _scenario(fit: Fit, source: str, scenario: Scenario, conventions: Conventions,
               max_epochs: int, theory_only: bool) -> list[ScenarioOutcome]:
     """Every call `plan` makes on one scenario, in order, on the same `fit`."""
@@ -837,12 +862,11 @@ def _unexplained_update(iterates: Sequence[Vector], theory: TheoryReport, run_da
     underflow, a scaling by eta that underflows to 0), so above that it cannot be <= 0."""
     if theory.check("update-condition").status != "violated":
         return []
-    eta, d = conventions.eta, run_data.d
+    eta = conventions.eta
     for t, i in enumerate(theory.examples, start=1):
         w, x, y = iterates[t - 1], run_data.X[i], run_data.y[i]
         score = y * dot(w, x)
-        error = (2 * d * UNIT_ROUNDOFF * sum(abs(a * b) for a, b in zip(w, x, strict=True))
-                 + d * SUBNORMAL + SUBNORMAL * max(1, 1 / eta))
+        error = score_rounding(w, x, eta)
         if score > error:
             return [f"its update {t} is on example {i} (y = {y:+d}) with y<w_{t - 1}, x> = "
                     f"{beside(score)}, above {_about(error)}, the bound on float64's error of "

@@ -37,7 +37,7 @@ from verify.testing.check_implementation import (
     _Findings,
     _short,
     as_fitted,
-    builtin_sources,
+    chosen_sources,
     listed_iterates,
 )
 from verify.testing.check_implementation import _vector as _read_vector
@@ -167,14 +167,15 @@ def check_margin_implementation(fit: Fit, beta: Fraction | int | str, *,
         raise ValueError(f"beta = {as_text(beta)} is no float64 value: a fit given "
                          f"{float(beta)!r} runs another margin; use a dyadic one (1, 1/2, 3/4)")
     label = name or getattr(fit, "__name__", None) or repr(fit)
-    campaign = (sources if isinstance(sources, Mapping) else
-                builtin_sources([s for s in sources if s != "ties"], seed, count))
+    campaign = chosen_sources(sources, seed, count, own=("ties",))
     calls: list[tuple[str, str, Dataset]] = [
         (source, s.data.name, Dataset.of([[Fraction(v) for v in row]
                                           for row in scaled_rows(s.data)[1]], s.data.y,
                                          s.data.name))
         for source, scenarios in campaign.items() for s in scenarios]
-    if not isinstance(sources, Mapping) and "ties" in sources:
+    named = () if isinstance(sources, Mapping) else (
+        (sources,) if isinstance(sources, str) else tuple(sources))
+    if "ties" in named:
         c2 = Fraction(4) ** (_valuation(beta) // 2)
         if beta / c2 > TIE_EPOCHS:  # the tie is met after beta / c^2 updates, past the cap
             raise ValueError(f"beta = {as_text(beta)} is met by the tie scenarios only after "

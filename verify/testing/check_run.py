@@ -15,8 +15,9 @@ Every report has `ok`, per-check verdicts, the first violation with its iteratio
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Sized
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -26,6 +27,7 @@ import numpy as np
 from perceptron.algorithms.online import run_online
 from perceptron.algorithms.trace import StreamTrace, Trace
 from perceptron.conventions import DEFAULT, RULES, Conventions
+from perceptron.conventions import given as given_conventions
 from perceptron.dataset import Dataset, Vector
 from perceptron.generators.hypothesis import (
     Planted,
@@ -44,7 +46,7 @@ from perceptron.geometry.linear import (
     scaled_products,
     scaled_rows,
 )
-from perceptron.numbers import beside, exact
+from perceptron.numbers import as_text, beside, exact
 from perceptron.result import RunResult
 from verify.numeric.campaign import canonical_checks
 from verify.numeric.instances import CompiledJudgement, NumericVerdict
@@ -53,8 +55,13 @@ from verify.runs.online import KIND as ONLINE
 from verify.runs.online import OnlineUpdates, Update
 from verify.runs.quantity import margin
 
-#: What `check_run` accepts as a run.
-RunLike = RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
+#: What `check_run` accepts as a run (iterates also as any iterable: a generator is read
+#: lazily, to at most `max_updates + 1` of them).
+RunLike = (RunResult | Trace | StreamTrace | Sequence[Sequence[object]] | np.ndarray
+           | Iterable[Sequence[object]])
+#: The most updates `check_run` reads of a run without a length (a generator), so that an
+#: endless one ends: far more than a test's runs make (the protocol's longest makes 2996).
+MAX_UPDATES = 1_000_000
 #: Which rows a check is evaluated on: `initial` (w_0), `update` (one per update), `state`
 #: (one per w_t), or another row set of online runs (`verify.runs.online`; e.g. `example`:
 #: every state against every example), as the canonical check declares.
@@ -197,8 +204,8 @@ class TheoryReport:
 
 def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
               u: Sequence[object] | None = None, conventions: Conventions | None = None,
-              indices: Sequence[int] | None = None, finished: bool | None = None
-              ) -> TheoryReport:
+              indices: Sequence[int] | None = None, finished: bool | None = None,
+              max_updates: int = MAX_UPDATES) -> TheoryReport:
     """Check a perceptron run against the theory, exactly, at every update and state.
 
     `run` is a `RunResult` with its trace, a trace, or the iterates `w_0, ..., w_T` (one per
@@ -218,21 +225,44 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
     that is no boolean is a TypeError, a `u` that is not one vector a ValueError (red team
     30: `"no"` read as True, a 1 x d matrix read as its row).
 
+    Iterates given as an iterable without a length (a generator) are read lazily, to at
+    most `max_updates + 1` of them and one more: a run that goes on past `max_updates`
+    updates is a ValueError (an endless generator was listed whole and never returned);
+    `indices` so given are read to one more than the updates. A list or an array is read
+    whole, as its own size bounds it.
+
     Iterates given as floats are taken as their exact binary values, like float data: an
     update is then legal when each coordinate is the exact `w_t + eta y x` or its rounding
     to the iterate's float format (`fl(w + eta y x)` or `fl(w + fl(eta y x))`: one rounding
     of an exact sum, as float arithmetic does), and the inequalities are checked on the
-    exact run those updates define (`w_0` plus the updates, exactly), so float rounding is
-    never reported as a violation of the theory.
+    exact run those updates define (`w_0` plus the updates, exactly), so float rounding of
+    the updates is never reported as a violation of the theory. The update condition is
+    not excused so: it is decided on the exact value of the score `y <w_t, x>` of the
+    iterate as given, so a float perceptron that updated on a score its arithmetic rounded
+    to <= 0 (exactly 1e-16, say) is reported, its message giving the float format's error
+    bound on that score (`score_rounding`), and a note saying so when it is the first
+    (`check_implementation`, which knows where float64 is exact along a run, weighs it).
     """
     if finished is not None and not isinstance(finished, bool | np.bool_):
         # red team 30: `finished="no"` is truthy, so a prefix was checked as a finished run
         raise TypeError(f"finished must be True, False or None, not {finished!r}")
+    if not isinstance(max_updates, int | np.integer) or isinstance(max_updates, bool):
+        raise TypeError(f"max_updates must be a whole number >= 0, not {max_updates!r}")
+    if max_updates < 0:
+        raise ValueError(f"max_updates must be a whole number >= 0, not {max_updates!r}")
     dataset = _as_dataset(data)
+    # Who says the run is unfinished, as `converged`'s not-run reason says it (red team 35:
+    # a RunResult that had not converged was 'declared unfinished (finished=False)', words
+    # of an argument the caller never gave).
+    unfinished = "declared unfinished (finished=False)"
     if finished is None:
         finished = (run.converged if isinstance(run, RunResult)
                     else not isinstance(run, StreamTrace))
-    conv, iterates, given, formats = _resolve_run(run, conventions, indices)
+        unfinished = ("the run did not converge (its RunResult.converged is False)"
+                      if isinstance(run, RunResult) else
+                      "a stream trace (one pass) claims no convergence")
+    conv, iterates, given, formats = _resolve_run(run, conventions, indices,
+                                                  int(max_updates))
     run_data = dataset.augmented() if conv.bias else dataset
     width = run_data.d
     for t, w in enumerate(iterates):
@@ -243,8 +273,8 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
         raise ValueError(f"{len(given)} example indices for {len(iterates) - 1} updates")
     reference = _reference(run_data, u, conv.bias)
     steps = _Steps(run_data, conv, iterates, given, formats)
-    return _Checker(run_data, conv, iterates, steps, reference, bool(finished)
-                    ).report(dataset.name)
+    return _Checker(run_data, conv, iterates, steps, reference, bool(finished),
+                    unfinished).report(dataset.name)
 
 
 # ---- inputs --------------------------------------------------------------------------------
@@ -310,10 +340,12 @@ def _round_binary(value: Fraction, digits: int, min_exp: int) -> Fraction:
 
 
 def _resolve_run(run: RunLike, conventions: Conventions | None,
-                 indices: Sequence[int] | None
+                 indices: Sequence[int] | None, max_updates: int = MAX_UPDATES
                  ) -> tuple[Conventions, list[Vector], list[int] | None, list[FloatFormat]]:
     """(conventions, iterates w_0..w_T, the example index of each update or None, the float
     format of each iterate)."""
+    if conventions is not None:
+        conventions = given_conventions(conventions)
     own: Conventions | None = None
     if isinstance(run, RunResult):
         if run.trace is None:
@@ -334,13 +366,33 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
             raise ValueError("the stream trace was made without iterates (keep_iterates)")
         iterates = [first, *(r.w_after for r in records)]
         return conv, iterates, [r.index for r in records], [None] * len(iterates)
-    given = list(run)
+    given = _listed(run, max_updates + 1, lambda read: (
+        f"the run gave more than {max_updates} updates (read from a {type(run).__name__}, "
+        f"which has no length): check_run reads at most max_updates + 1 = {read - 1} "
+        "iterates of such a run, so that an endless one ends; pass max_updates= for a "
+        "longer run, or its iterates as a list or an array"))
     iterates = [_vector(w) for w in given]
     if not iterates:
         raise ValueError("no iterates: a run has at least w_0")
+    T = len(iterates) - 1
+    listed = None if indices is None else _listed(indices, T, lambda _read: (
+        f"more than {T} example indices for {T} updates"))
     return (conventions or DEFAULT, iterates,
-            None if indices is None else [_index(i) for i in indices],
+            None if listed is None else [_index(i) for i in listed],
             [_float_format(w) for w in given])
+
+
+def _listed(values: Iterable[object], most: int, too_many: Callable[[int], str]
+            ) -> list[object]:
+    """`values` as a list: whole when it has a length (its size bounds the reading), else
+    read lazily to at most `most` items and one more, which, when there, is the ValueError
+    `too_many(read)`: an endless generator is not read to its end (ends35)."""
+    if isinstance(values, Sized):
+        return list(values)
+    read = list(itertools.islice(values, most + 1))
+    if len(read) > most:
+        raise ValueError(too_many(len(read)))
+    return read
 
 
 def _index(value: object) -> int:
@@ -377,8 +429,35 @@ def _reference(run_data: Dataset, u: Sequence[object] | None, bias: bool) -> Vec
         return None
 
 
+def score_rounding(w: Sequence[Fraction], x: Sequence[Fraction], eta: Fraction,
+                   fmt: type[np.floating] = np.float64) -> Fraction:
+    """The most a score `y <w, x>` of these very values (held exactly), computed in `fmt`
+    in any order, can be off its exact value: Higham's dot-product bound
+    `gamma_d sum |w_j x_j|` with `gamma_d = d u / (1 - d u) <= 2 d u` (u the unit
+    roundoff), `d tiny` for products that underflow and `tiny max(1, 1/eta)` for a score
+    scaled by `eta` that underflows to 0 (tiny the least subnormal). A score farther from
+    0 than this has the sign of its exact value however it is computed: the one home of
+    this bound, read by `check_run`'s messages and `check_implementation`."""
+    info = np.finfo(fmt)
+    u = Fraction(1, 2 ** (int(info.nmant) + 1))
+    tiny = Fraction(2) ** (int(info.minexp) - int(info.nmant))
+    d = len(w)
+    return (2 * d * u * sum(abs(a * b) for a, b in zip(w, x, strict=True)) + d * tiny
+            + tiny * max(Fraction(1), 1 / eta))
+
+
 def _updates(k: int) -> str:
     return f"{k} update" + ("" if k == 1 else "s")
+
+
+def about(value: Fraction) -> str:
+    """A positive bound in three digits (exactly when a float cannot hold it): the one
+    printer of the float error bounds `check_run` and `check_implementation` state."""
+    try:
+        near = float(value)
+    except OverflowError:
+        return as_text(value)
+    return f"{near:.3g}" if near or not value else as_text(value)
 
 
 def _text(v: Sequence[Fraction], limit: int = 8) -> str:
@@ -518,11 +597,13 @@ class _Checker:
     every violation in the run's own units."""
 
     def __init__(self, run_data: Dataset, conv: Conventions, iterates: list[Vector],
-                 steps: _Steps, u: Vector | None, finished: bool = True) -> None:
+                 steps: _Steps, u: Vector | None, finished: bool = True,
+                 unfinished: str = "declared unfinished (finished=False)") -> None:
         self.data = run_data
         self.conv = conv
         self.given = iterates
         self.finished = finished
+        self.unfinished = unfinished  # why the run claims no end, when it does not
         self.steps = steps
         self.iterates = self._exact_run(iterates)
         self.u = u
@@ -570,7 +651,16 @@ class _Checker:
             notes.append("iterates given as floats: each update is legal up to one rounding "
                          "per operation, and the inequalities are checked on the exact run "
                          "those updates define")
-        outcomes = [self._initial(initial_ok), self._condition(T)]
+        condition = self._condition(T)
+        if condition.first is not None and self._within_rounding(condition.first.iteration):
+            # the first only: bounding every violation's score costs d Fractions each, and
+            # a buggy fit's run checked by check_implementation can have thousands
+            notes.append(f"update-condition is decided on the exact values of the iterates "
+                         f"as given: its first violation, update {condition.first.iteration}"
+                         f", is on a score within float rounding of 0, which a float "
+                         f"perceptron may have seen trigger the rule; check_run does not "
+                         f"excuse it")
+        outcomes = [self._initial(initial_ok), condition]
         batches: dict[str, InstanceBatch] = {}
         for check, (binding, judgement) in _compiled().items():
             # the judgement printed only when no statement is written (SymPy's printer takes
@@ -634,7 +724,7 @@ class _Checker:
         """`converged`: at the last iterate as given (the implementation's own state), no
         example triggers an update under the rule."""
         name, T = "converged", len(self.given) - 1
-        skip = ("declared unfinished (finished=False)" if not self.finished
+        skip = (self.unfinished if not self.finished
                 else "the data are not separable: the run need not end" if self.u is None
                 else "")
         if skip:
@@ -667,9 +757,40 @@ class _Checker:
 
     def _explain_condition(self, k: int) -> str:
         i = self.steps.index[k - 1]
-        return (f"update {k} is on example {i} (y = {self.data.y[i]:+d}) with "
+        text = (f"update {k} is on example {i} (y = {self.data.y[i]:+d}) with "
                 f"y<w_{k - 1}, x> = {beside(self.steps.margins[k - 1])}, which does not "
                 f"trigger an update under the rule {RULES[self.conv.rule]}")
+        rounding = self._score_rounding(k)
+        if rounding is None:
+            return text
+        error, fmt = rounding
+        name = np.dtype(fmt).name
+        if self._within_rounding(k):
+            return (f"{text}; decided on the exact value of the {name} iterate as given: "
+                    f"computed in {name} this score may be off by up to ≈ {about(error)} "
+                    f"(Higham's bound), so a {name} perceptron may have updated here on a "
+                    f"rounded score, which check_run does not excuse (docs/api.md)")
+        return (f"{text}; no {name} rounding of this score (off by at most ≈ {about(error)}) "
+                f"makes it trigger")
+
+    def _score_rounding(self, k: int) -> tuple[Fraction, type[np.floating]] | None:
+        """For update k of a run given in floats: the bound on the float error of its score
+        `y <w_{k-1}, x>` in the format of `w_{k-1}` (else of the run's first float iterate),
+        with that format; None for exact iterates."""
+        formats = self.steps.formats
+        fmt = formats[k - 1] or next((f for f in formats if f is not None), None)
+        if fmt is None:
+            return None
+        i = self.steps.index[k - 1]
+        return score_rounding(self.given[k - 1], self.data.X[i], self.conv.eta, fmt), fmt
+
+    def _within_rounding(self, k: int) -> bool:
+        """Whether update k breaks the condition on exact values only: the iterates are
+        floats and its score is within the float format's error bound of triggering."""
+        rounding = self._score_rounding(k)
+        i = self.steps.index[k - 1]
+        return rounding is not None and self.conv.updates(
+            self.steps.margins[k - 1] - rounding[0], self.data.y[i])
 
     def _explain(self, check: str, binding: str, k: int, instance: Instance) -> str:
         """The violated inequality of `check` at iteration k, with the run's numbers."""

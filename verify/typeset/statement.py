@@ -617,8 +617,9 @@ def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...], proo
                fresh: Sequence[str] = ()) -> tuple[list[Piece], list[Piece], list[Piece]]:
     """An induction's runs in three parts: `from w = 0 of updates w ← w + y x`, its update
     facts (joined by commas; its per-update naturals `fresh` first, natural at each update),
-    and the invariants it carries at every state and the one-update lemmas it assumes at
-    each update (`uses`), each clause with its opening."""
+    and what its one-update lemmas give at each update (their claims follow there from the
+    update's facts, so are said as following, not as assumed) and the invariants it carries
+    at every state (`uses`), each clause with its opening."""
     fmt = printer.fmt
 
     def assign(mapping: Mapping[str, Term], sign: str, key: str) -> list[Piece]:
@@ -642,11 +643,19 @@ def _induction(rule: Induction, printer: Printer, uses: tuple[UsedAs, ...], proo
     for k, fact in enumerate(each):
         facts += [("text", ", ")] if k else []
         facts.append(("math", fact))
+    # a one-update lemma's claim is no condition of the runs: the kernel admits the lemma only
+    # where each of its hypotheses is a fact of the update, so its claim follows there from
+    # the lemma; said right after those facts, as following from them (newcomer 34 N4: "at
+    # each update also ..." read as one more fact every update was assumed to satisfy)
     clauses: list[Piece] = []
-    for kind, opening in (("carried", ", where at every state "),
-                          ("lemma", ", at each update also ")):
-        for k, used in enumerate(u for u in uses if u.kind == kind):
-            source, substituted = written(used.statement.claim.text, proof)
-            clauses += [("text", ", " if k else opening), ("math", printer.relation(source)),
-                        ("text", f" ({used.statement.step}{substituted})")]
+    for k, used in enumerate(u for u in uses if u.kind == "lemma"):
+        source, substituted = written(used.statement.claim.text, proof)
+        clauses += [("text", "; by the lemma " if k else ", and so at each update, by the lemma "),
+                    ("text", f"{used.statement.step}{substituted}, "),
+                    ("math", printer.relation(source))]
+    for k, used in enumerate(u for u in uses if u.kind == "carried"):
+        source, substituted = written(used.statement.claim.text, proof)
+        clauses += [("text", ", " if k else ", where at every state "),
+                    ("math", printer.relation(source)),
+                    ("text", f" ({used.statement.step}{substituted})")]
     return start, facts, clauses

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from cases.sequents import rel, sequents
+from cases.sequents import evidence, proved, rel, sequents
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -213,3 +213,36 @@ def test_no_start_refutes_a_true_step(gv: int, u: int, x: int, yv: int) -> None:
                          {"w": (Fraction(0),), "u": (Fraction(u),), "x": (Fraction(x),)})
     with pytest.raises(KernelError, match="holds at the start"):
         kernel.refute_start(true, cex)
+
+
+def test_a_callers_universal_copy_of_an_induction_claim_refutes_only_its_universal_reading(
+        ) -> None:
+    """kern33's open end, settled (kern35): a Statement a caller builds is taken at its word
+    for all but its starts. Stripped of its runs (`run`, `over`, `runs`), progress's claim
+    `<w,u> >= t*g` is a universal fact, and a step using it is refuted at a point no run
+    reaches (w = 1 at t = 0). What is refuted is the statement the refutation carries:
+    about no run (`runs` False), that universal claim among its hypotheses, all of them true
+    at the point and its claim false: a false statement. With progress as the kernel handed
+    it out, the same step is true (at t = 0, w = w_0 = 0): no obligation is decisive and the
+    point is no start. Nor does such a copy prove anything: `conclude` wants, for each used
+    statement, a Theorem whose own statement it is."""
+    universal = dataclasses.replace(PROGRESS, run="", over=None, runs=False, starts=())
+    step, honest = (using((rel(t, "<=", 0),), rel(WW, "<=", 0), (u,)) for u in (
+        universal, PROGRESS))
+    cex = point(0, w=(1,), u=(0,))
+    refuted = kernel.refute(step, "main", cex).statement
+    assert not refuted.runs and refuted.run == "" and refuted.starts == ()
+    assert universal.claim in refuted.hypotheses  # as a hypothesis, shown with its origin
+    assert f"{universal.claim.text} [progress]" in str(refuted)
+    with pytest.raises(KernelError, match="no decisive obligation"):
+        kernel.refute(honest, "main", cex)
+    with pytest.raises(KernelError, match="w is not its base's value"):
+        kernel.refute_start(honest, cex)
+    runs = dataclasses.replace(RUNS, update=(rel(y * gram("x", "u"), ">=", g),))
+    theorem = proved(sequent((), rel(WU, ">=", t * g), runs, naturals=NAT, step="progress"))
+    copy = dataclasses.replace(theorem.statement, run="", over=None, runs=False, starts=())
+    weaker, kept = (using((rel(g, ">=", 0),), rel(WU, ">=", 0), (u,)) for u in (
+        copy, theorem))
+    with pytest.raises(KernelError, match="needs its own Theorem"):
+        kernel.conclude(weaker, evidence(weaker), [theorem])
+    assert kernel.conclude(kept, evidence(kept), [theorem]).statement.runs

@@ -338,7 +338,7 @@ def test_an_induction_takes_a_one_update_lemma_as_its_step() -> None:
     report = check(LEMMA_THEN_INDUCTION.format(lemma_given='"dot(x, x) <= R2"',
                                                claim="norm2(w) <= t*R2"))
     assert statuses(report) == {"one-update": "proved", "norm-growth": "proved"}
-    assert "at each update also norm2(w + y*x) <= norm2(w) + R2 [one-update]" in \
+    assert "and so at each update, by lemma, norm2(w + y*x) <= norm2(w) + R2 [one-update]" in \
         report.steps[1].statement_text
     false = check(LEMMA_THEN_INDUCTION.format(lemma_given='"dot(x, x) <= R2"',
                                               claim="norm2(w) <= 0"))

@@ -339,6 +339,39 @@ def test_least_dataset_is_the_scaled_dataset_over_the_least_denominator(
         least_dataset(rows, 0, y, "d")
 
 
+_INT64_EDGES = st.sampled_from((0, 1, -1, 2**63 - 1, -(2**63 - 1), -(2**63), 2**63, 2**62,
+                                -(2**62), 3 * 2**40))
+
+
+@given(cells=st.lists(st.integers(-(10**6), 10**6) | _INT64_EDGES, min_size=1, max_size=6),
+       width=st.integers(1, 40), common=st.integers(1, 10**22) | st.sampled_from(
+           (1, 2, 6, 2**62, 2**63, 2**70)),
+       factor=st.sampled_from((1, 2, 3, 10**9, 2**40, 2**64)), zeros=st.booleans())
+def test_least_dataset_of_a_large_table_is_the_one_of_python_ints(
+        cells: list[int], width: int, common: int, factor: int, zeros: bool) -> None:
+    """A table of more than `LEAST_CELLS` cells whose entries fit int64 is reduced by numpy
+    (`_least_table`), others as Python ints: the same dataset either way (Fractions, scale,
+    rows, dtype and bound), at the edges of int64 (-2**63 and 2**63 go to Python ints) and
+    when every entry is 0 (g is then `common`, past int64 too)."""
+    from perceptron.algorithms import fast
+
+    flat = [0] * len(cells) if zeros else cells
+    n = -(-(fast.LEAST_CELLS + 1) // width)
+    rows = [[flat[(i * width + j) % len(flat)] * factor for j in range(width)]
+            for i in range(n)]
+    y = tuple(1 if k % 2 else -1 for k in range(n))
+    made = fast.least_dataset(rows, common * factor, y, "d")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(fast, "LEAST_CELLS", 10**9)  # the Python ints' reduction
+        expected = fast.least_dataset(rows, common * factor, y, "d")
+    assert made.X == expected.X == tuple(tuple(Fraction(v, common * factor) for v in row)
+                                         for row in rows)
+    form, wanted = integer_form(made), integer_form(expected)
+    assert (form.scale, form.max_abs, form.rows.dtype) == (
+        wanted.scale, wanted.max_abs, wanted.rows.dtype)
+    assert form.rows.tolist() == wanted.rows.tolist()
+
+
 _RATIONALS = st.one_of(st.fractions(max_denominator=7),
                        st.builds(Fraction, st.integers(-(10**30), 10**30),
                                  st.integers(1, 10**20)))

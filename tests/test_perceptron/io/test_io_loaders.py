@@ -359,3 +359,19 @@ def test_dataset_of_reads_labels_exactly(labels: list[object], said: str) -> Non
     data = Dataset.of([[1, 0], [0, 1]], [1.0, np.int8(-1)])
     assert data.y == (1, -1) and {type(v) for v in data.y} == {int}
     assert Dataset(data.X, (1.0, -1.0)).y == (1, -1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("column", [True, False, np.bool_(True), 1.0, [0]])
+def test_a_label_column_that_is_no_index_nor_name_is_a_type_error(tmp_path: Path,
+                                                                  column: object) -> None:
+    """Red team 35 F6: `load(path, label_column=True)` read column 1 as the labels and
+    `False` column 0, silently, as `int` subclasses; `1.0` was "list indices must be integers
+    or slices, not float" and `[0]` "'<' not supported between instances of 'list' and
+    'int'". A numpy integer is an index."""
+    csv = write(tmp_path, "d.csv", "1,2,1\n-1,-2,-1\n")
+    np.save(tmp_path / "d.npy", np.array([[1, 2, 1], [-1, -2, -1]]))
+    for path in (csv, tmp_path / "d.npy"):
+        with pytest.raises(TypeError, match=r"^label_column is a column index \(an int\) or a "
+                                            r"header name \(a str\), not "):
+            load(path, label_column=column)  # type: ignore[arg-type]
+        assert load(path, label_column=np.int64(-1)).y == (1, -1)

@@ -347,6 +347,19 @@ def test_the_api_and_the_fixture_audit_a_lecture_proof(tmp_path: Path):
         theory.audit_proof(EXAMPLES / "false-step.toml")
 
 
+def test_the_fixture_fails_an_audit_of_no_proof_file():
+    """Red team 35 F4: `perceptron_theory.audit_proof(*glob("proofs/*.toml"))` over an empty
+    glob audited every built-in proof (`audit_proofs()` of none), whose seed proofs' findings
+    are no failures, and passed: a course's regression test that checked none of its
+    files. It fails, before any audit, saying why."""
+    from verify.testing.pytest_plugin import PerceptronTheory
+
+    with pytest.raises(pytest.fail.Exception) as failed:
+        PerceptronTheory(seed=0).audit_proof()
+    assert str(failed.value) == ("audit_proof: no proof file nor built-in id given (an empty "
+                                 "glob?): it would audit the built-in proofs, none of yours")
+
+
 def test_a_proofs_text_given_as_a_name_is_told_to_be_a_file():
     """Newcomer 31: `audit_proofs(TEXT)` (a proof string, which the API takes as a path or
     an id) answered with the whole text quoted as a file name, then every built-in id. It

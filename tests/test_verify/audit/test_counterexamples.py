@@ -470,3 +470,43 @@ def test_shrink_all_from_python_never_replaces_a_data_file_the_audit_read(
                                         "audit reads"):
         shrink_all(audit, tmp_path)
     assert earlier.read_bytes() == before
+
+
+MARGIN_NORM = """
+title = "the margin perceptron's norm growth without its factor 2"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R2", "beta"]
+naturals = ["t"]
+[numeric]
+run = "online"
+algorithm = "margin-perceptron"
+[[step]]
+id = "norm-growth"
+claim = "norm2(w) <= t*(beta + R2)"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R2", "beta >= 0"]
+constants = ["R2", "beta"]
+"""
+
+
+def test_a_run_the_same_at_every_scale_is_shrunk_to_small_integers(tmp_path: Path) -> None:
+    """Newcomer 34 N6: the margin perceptron's runs are the same run at every scale (w_0 = 0,
+    the campaign's betas a multiple of R2), so no entry alone could shrink while the others
+    kept the step failing: the lecturer's smallest failing run was (-925060, 804062, -437459).
+    The entries are now also moved all at once (divided by their gcd, scaled and rounded to
+    small magnitudes first), and the run shrinks to entries of at most 2, still failing."""
+    proof = tmp_path / "margin.toml"
+    proof.write_text(MARGIN_NORM)
+    audit = audit_proofs(proof, budget="small")
+    witness = audit.witnesses["margin/norm-growth"]
+    assert max(abs(v) for x in witness.scenario.data.X for v in x) > 1000  # found large
+    lines = shrink_all(audit, tmp_path)
+    assert len(lines) == 1
+    got = read(str(tmp_path / "margin--norm-growth.csv"))
+    data = got.data
+    assert max(abs(v) for x in data.X for v in x) <= 2, data.X
+    assert all(v.denominator == 1 for x in data.X for v in x) and data.d == 1
+    assert fails(witness.check, data, "online", got.header) is not None  # as the file reads

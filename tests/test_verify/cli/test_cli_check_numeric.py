@@ -165,3 +165,22 @@ def test_explain_of_a_plugin_example_needs_its_plugin_named(
     assert main(["explain", example, "progress-term", "--algorithm",
                  "passive-aggressive=absent.py:f"]) == 0
     assert "status: proved" in capsys.readouterr().out
+
+
+def test_numeric_errors_are_in_file_order(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Docs33 (ends35): a `[numeric]` table whose `names` come before its `algorithm` had
+    its errors printed algorithm first (line 7 before line 6): each check's errors were
+    listed in the order the checks ran. In file order now, by `check` and the audit."""
+    text = PROOF.format(run="online", algorithm='algorithm = "nonesuch"').replace(
+        "[numeric]\n", '[numeric]\nnames = { R2 = "tt" }\n')
+    code, err = check(tmp_path, capsys, text)
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 2
+    assert "p.toml:11:17: numeric.names.R2 = 'tt'" in lines[0]
+    assert "p.toml:13:14: numeric.algorithm 'nonesuch'" in lines[1]
+    assert main(["audit", str(tmp_path / "p.toml"), "--budget", "small"]) == 2
+    audited = capsys.readouterr().err.strip().splitlines()
+    at = [n for n, line in enumerate(audited) if "p.toml:1" in line]
+    assert len(at) == 2 and "numeric.names.R2" in audited[at[0]], audited

@@ -432,7 +432,15 @@ def test_xor_plot_names_the_bias(capsys: pytest.CaptureFixture[str], tmp_path: P
     data.write_text("0,0,-1\n1,1,-1\n0,1,1\n1,0,1\n")
     code, out, err = cli(capsys, "run", str(data), "--plot", str(tmp_path / "y.png"))
     assert one_line_error(code, out, err)
+    # red team 35: XOR run without its bias was told 'try --bias', which no bias separates
+    assert "not separable through the origin, nor with a bias" in err and "try" not in err
+    helped = tmp_path / "zero.csv"  # the zero vector labelled +1: a bias separates
+    helped.write_text("0,0,1\n1,1,-1\n")
+    code, out, err = cli(capsys, "run", str(helped), "--plot", str(tmp_path / "z.png"))
+    assert one_line_error(code, out, err)
     assert "not separable through the origin (try --bias)" in err
+    code, out, err = cli(capsys, "run", str(helped), "--bias", "--plot", str(tmp_path / "z.png"))
+    assert code == 0 and (tmp_path / "z.png").exists()
 
 
 # -- a closed pipe -----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -183,3 +184,69 @@ def test_a_plot_never_overwrites_the_data_it_reads(tmp_path: Path,
         assert (code, out) == (2, "")
         assert f"--plot {plot}: that is the data file read ({data})" in err
         assert data.read_text().startswith("a,b,l")
+
+
+STUDENTS = ("hours,attendance,passed\n2.5,0.9,1\n0.5,0.2,0\n3,0.4,1\n1,0.8,0\n4,1,1\n"
+            "0.25,0.5,0\n")
+
+
+def test_beta_runs_the_margin_perceptron_against_its_bound(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer 34: `bound --beta` gave the margin perceptron's bound and update count, but
+    `run` had no margin option, so its run (final w, margin reached) could not be seen. `run
+    --beta Q` makes it (`run_margin`, the data as `run` reads them, its --bias), its updates
+    checked against the bound `bound --beta` prints for the same data (one home), every
+    y<w,x> > Q checked exactly on the exact final w; JSON exact."""
+    from perceptron.algorithms.margin import run_margin
+    from perceptron.io.loaders import load
+
+    path = tmp_path / "students.csv"
+    path.write_text(STUDENTS)
+    code, out, _ = run_cli(capsys, str(path), "--bias", "--beta", "1", "--json")
+    assert code == 0
+    margin = json.loads(out)["margin_perceptron"]
+    data = load(str(path)).augmented()
+    made = run_margin(data, Fraction(1))
+    assert main(["bound", str(path), "--bias", "--beta", "1", "--json"]) == 0
+    bounded = json.loads(capsys.readouterr().out)["margin_perceptron"]
+    assert {k: margin[k] for k in bounded} == bounded  # the same run, the same bound
+    assert margin["w"] == [str(v) for v in made.w] and margin["updates"] == made.updates
+    least = min(y * sum(a * b for a, b in zip(made.w, x, strict=True))
+                for x, y in zip(data.X, data.y, strict=True))
+    assert Fraction(margin["least_margin"]) == least > 1
+    code, out, _ = run_cli(capsys, str(path), "--bias", "--beta", "1")
+    shown = fields(out)
+    assert code == 0
+    assert shown["conventions"] == ("margin perceptron: update on y<w,x> <= 1, w_0 = 0, "
+                                    "step 1, cyclic epochs, bias by augmentation")
+    assert shown["updates"] == str(made.updates) and shown["epochs"] == str(made.epochs)
+    assert shown["margin"] == f"least y<w,x> = {least}, > 1 (checked exactly)"
+    assert shown["bound"].startswith("(R^2 + 2 beta)/gamma^2 = 38280/347")
+    assert shown["bound"].endswith(f"; {made.updates} updates <= bound")
+    assert "mistakes" not in shown  # not the perceptron's run
+
+
+def test_beta_on_data_no_line_separates_has_no_bound(capsys: pytest.CaptureFixture[str]
+                                                     ) -> None:
+    code, out, _ = run_cli(capsys, "--example", "xor", "--beta", "1/2", "--epochs", "4")
+    shown = fields(out)
+    assert code == 0
+    assert shown["bound"] == "none: the data are not separable (gamma^2 = 0)"
+    assert shown["converged"] == "no (hit the cap of 4 epochs; see --epochs)"
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--beta", "-1"), "needs a margin >= 0, not -1"),
+    (("--beta", "abc"), "argument --beta: "),
+    (("--beta", "1", "--eta", "2"), "--eta is the perceptron's, not its"),
+    (("--beta", "1", "--rule", "lt"), "--rule is the perceptron's, not its"),
+])
+def test_a_bad_beta_or_a_perceptron_option_beside_it_is_one_line_exit_2(
+        capsys: pytest.CaptureFixture[str], args: tuple[str, ...], said: str) -> None:
+    try:
+        code = main(["run", *args])
+    except SystemExit as raised:  # argparse's own: a bad value
+        code = raised.code  # type: ignore[assignment]
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and said in err, err

@@ -362,6 +362,37 @@ def test_a_definition_column_is_max_and_min_exactly(rows: list[tuple[Fraction, .
             assert column.value(i) == expected
 
 
+def test_a_constants_change_within_one_state_leaves_out_that_states_rows_and_later() -> None:
+    """Ends35 (memb33's open end): rows of one run at one iteration (one state, an example
+    row per example) where an induction's constant `c` changes at the third row of the
+    first state. Every row of that state is left out, the two before the change too (its
+    rows are one state, whose run is none of the induction's runs), and every later one:
+    sound, as a row left out is never an instance, and the audit's text says so
+    (`constants_text`). A run whose constant holds on a second run is left whole."""
+    from types import SimpleNamespace
+
+    from proofs.step import Induction
+    from verify.audit.membership import constants_text
+
+    c = sympy.Symbol("c")
+    judgement = Judgement((), Fact(c, ">="))
+    compiled = CompiledJudgement.compile(judgement, fixed=[(
+        "c", (c - sympy.Symbol("c" + FIRST)) ** 2)])
+    values = [5, 5, 7, 7, 7, 3, 3, 3]
+    batch = InstanceBatch({"c": Column.of([Fraction(v) for v in values])}, {},
+                          (Origin("a"), Origin("b")),
+                          np.array([0, 0, 0, 0, 0, 1, 1, 1], dtype=np.int64),
+                          np.array([0, 0, 0, 1, 1, 0, 0, 1], dtype=np.int64))
+    assert compiled.varying(batch).tolist() == [True] * 5 + [False] * 3
+    verdict = compiled.check(batch)
+    assert verdict.varying == 5 and verdict.instances == 3 and verdict.varied == ("c",)
+    audited = SimpleNamespace(numeric=verdict, step=SimpleNamespace(
+        rule=Induction("k", {}, {}, (), ("c",))))
+    said = constants_text(audited)  # type: ignore[arg-type]
+    assert ("from the state of such a row on (that state's rows before it included: a "
+            "state's rows share its iteration), a run is none of the runs") in said
+
+
 #: The reasons `check_rows` leaves rows of an induction's runs out (neither instances nor
 #: vacuous), each as the compiled judgement's arguments and the `unmet` it is checked with.
 LEFT_OUT = {

@@ -155,11 +155,17 @@ def test_the_lecture_theorem_is_the_kernels_in_every_format():
     context, _, facts = theorem.partition("whose claims it rests on):")
     assert "$y^{2} = 1$" not in facts
     assert r"\lVert w + y\,x \rVert" not in facts
-    assert "each with $y^{2} = 1$" in context and "(one-update-growth)" in context
+    assert "each with $y^{2} = 1$" in context and "by the lemma one-update-growth, " in context
     norm_growth = md[md.index("#### norm-growth"):md.index("#### cauchy-schwarz")]
     assert "*From one-update-growth:*" not in norm_growth
-    also = norm_growth[norm_growth.index(", at each update also"):]
-    assert also.index(r"\lVert w + y\,x \rVert^{2} \le") < also.index("(one-update-growth)")
+    # the lemma's claim follows at each update from the lemma, said so; never worded as a
+    # condition of the runs (newcomer 34 N4: "at each update also ..." read as assumed)
+    also = norm_growth[norm_growth.index(", and so at each update, by the lemma "
+                                         "one-update-growth, "):]
+    assert also.index(r"\lVert w + y\,x \rVert^{2} \le") < also.index("after $t$ updates")
+    for document in (md, latex.render(audit), html.render(audit)):
+        assert "at each update also" not in document
+        assert "by the lemma one-update-growth, " in document
     combine = md[md.index("#### combine"):md.index("#### mistake-bound")]
     assert "*From norm-growth:* $y^{2} = 1$" not in combine
     assert combine.count("*From ") == 3  # the claims of norm-growth, progress, cauchy-schwarz
@@ -190,7 +196,8 @@ def test_explain_states_the_kernels_theorem(capsys: pytest.CaptureFixture[str]):
     assert data["statement"] == [
         "for every run from w = 0 of updates w ← w + y·x, each with y² = 1, y·⟨w, x⟩ ≤ 0, "
         "‖x‖² ≤ R², "
-        "at each update also ‖w + y·x‖² ≤ ‖w‖² + R² (one-update-growth), after t updates:",
+        "and so at each update, by the lemma one-update-growth, ‖w + y·x‖² ≤ ‖w‖² + R², "
+        "after t updates:",
         "⊢ ‖w‖² ≤ t·R²"]
 
 

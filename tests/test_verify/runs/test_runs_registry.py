@@ -444,3 +444,55 @@ def test_the_learning_rate_says_it_is_one_on_every_run_and_is() -> None:
     assert eta.doc.startswith("the learning rate: 1 on every run that offers it")
     assert {s.eta for s in (*SOURCE_ALGORITHMS.values(), *SOURCE_VARIANTS.values())} == {1}
     assert {f.default for f in fields(OnlineUpdates) if f.name == "eta"} == {1}
+
+
+def _uncounted() -> RunKind:
+    """The online kind under other names with no `counter`: a user's kind whose runs have
+    rows per update (`update`, with `w_next`) but name no count of their updates."""
+    from dataclasses import replace
+
+    online = kind("online")
+    renamed = {r.name: f"uncounted-{r.name}" for r in online.row_sets}
+    return replace(online, name="online-uncounted", rank=100, counter=None,
+                   quantities=tuple(replace(q, rows=tuple(renamed[r] for r in q.rows))
+                                    for q in online.quantities),
+                   row_sets=tuple(replace(r, name=renamed[r.name]) for r in online.row_sets))
+
+
+def test_a_kind_with_rows_per_update_but_no_counter(tmp_path: Path) -> None:
+    """Ends35 (memb33's open end, untested until now): on a user's kind whose runs have rows
+    per update but name no count of their updates (`RunKind.counter` None), an induction's
+    step is checked against its runs' updates, and so are its constants, but its counter
+    cannot be: every output says so, a counter bound to `2*t` included (on the online kind
+    it is caught, its rows left out), and the proof is not called incomplete for it."""
+    from cases.inductions import progress_bound
+
+    from verify.audit.report import to_text
+
+    uncounted = register(_uncounted())
+    try:
+        for counter, miscounts in (("t", 0), ("2*t", 1)):
+            text = progress_bound("uncounted", f'k = "{counter}", g = "gamma_u"').replace(
+                'run = "online"', 'run = "online-uncounted"')
+            path = tmp_path / "uncounted.toml"
+            path.write_text(text)
+            audit = audit_proofs(path, budget="small")
+            (progress,) = audit.proofs[0].steps
+            assert progress.update_map is not None and progress.unmet_map == 0
+            assert progress.counter is None and progress.miscounted == 0
+            assert progress.counter_unchecked == (
+                "its runs (online-uncounted) name no count of their updates")
+            assert progress.constants_unchecked is None and progress.varied == ()
+            assert f"uncounted ({progress.counter_unchecked}): progress" in to_text(audit)
+            numeric = to_json(audit)["proofs"][0]["steps"][0]["numeric"]
+            assert numeric["counter_unchecked"] == progress.counter_unchecked
+            assert progress.numeric is not None and progress.numeric.miscounted == 0
+            # 2*t is no count of updates: unchecked here, so its rows stay (and fail)
+            assert (progress.numeric.status == "violated") == bool(miscounts), counter
+            if not miscounts:
+                assert audit.proofs[0].status == "verified"
+    finally:
+        unregister(uncounted.name)
+    path.write_text(text.replace('run = "online-uncounted"', 'run = "online"'))
+    (counted,) = audit_proofs(path, budget="small").proofs[0].steps
+    assert counted.miscounted > 0 and counted.counter_unchecked is None

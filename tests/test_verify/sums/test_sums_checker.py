@@ -613,7 +613,7 @@ constants = ["y"]
     markdown = Path(str(tmp_path)) / "lemma.md"
     assert main(["audit", str(path), "--markdown", str(markdown)]) == 0
     # the lemma at each update is the sum, not `y_j^2 >= 0` with j free (newcomer 21 H2)
-    assert (r"at each update also $\sum_{j=1}^{N} {y}_{j}^{2} \ge 0$ (member, summed)"
+    assert (r"at each update, by the lemma member, summed, $\sum_{j=1}^{N} {y}_{j}^{2} \ge 0$"
             in markdown.read_text())
 
 

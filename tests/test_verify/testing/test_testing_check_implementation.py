@@ -733,3 +733,43 @@ def test_theory_only_is_true_or_false() -> None:
     with pytest.raises(TypeError, match="theory_only is True or False, not 'no'"):
         check_implementation(numpy_perceptron, sources=("tight",), count=1,
                              theory_only="no")  # type: ignore[arg-type]
+
+
+def _perceptron(X: np.ndarray, y: np.ndarray, epochs: int) -> np.ndarray:
+    w = np.zeros(X.shape[1])
+    for _ in range(epochs):
+        for x, label in zip(X, y, strict=True):
+            if label * (w @ x) <= 0:
+                w = w + label * x
+    return w
+
+
+def test_one_source_named_alone_is_that_source() -> None:
+    """Red team 35 F5: `sources="tight"` was read as the five sources t, i, g, h, t ('unknown
+    source(s) t, i, g, h, t'); the margin check's `sources="ties"` so too."""
+    from verify import check_margin_implementation
+
+    report = check_implementation(_perceptron, sources="tight", count=1)
+    assert [o.source for o in report.outcomes] == ["tight"] and report.ok
+    ties = check_margin_implementation(_perceptron, 0, sources="ties")
+    assert ties.outcomes and {o.source for o in ties.outcomes} == {"ties"} and ties.ok
+
+
+@pytest.mark.parametrize(("scenarios", "said"), [
+    ([1, 2], "sources['mine'] holds int 1, not a Scenario (verify.runs.Scenario)"),
+    ("ab", "sources['mine'] must be Scenarios (verify.runs.Scenario), not str 'ab'"),
+    (5, "sources['mine'] must be Scenarios (verify.runs.Scenario), not int 5"),
+])
+def test_own_sources_that_hold_no_scenario_are_a_type_error(scenarios: object,
+                                                            said: str) -> None:
+    """Red team 35 F5: a mapping of sources holding anything but Scenarios was an
+    AttributeError inside the check (`'int' object has no attribute 'data'`)."""
+    from verify import check_margin_implementation
+
+    with pytest.raises(TypeError) as info:
+        check_implementation(_perceptron, sources={"mine": scenarios})  # type: ignore[dict-item]
+    assert str(info.value) == said
+    with pytest.raises(TypeError) as margin:
+        check_margin_implementation(_perceptron, 0,
+                                    sources={"mine": scenarios})  # type: ignore[dict-item]
+    assert str(margin.value) == said

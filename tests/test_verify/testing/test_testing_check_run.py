@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction as F
 
 import numpy as np
@@ -14,7 +15,7 @@ from perceptron.conventions import Conventions
 from perceptron.dataset import Dataset
 from perceptron.generators.hypothesis import Planted, seeded_separable, separable_data
 from perceptron.generators.tight import orthonormal
-from verify import check_run
+from verify import check_implementation, check_run
 from verify.testing.check_run import STATEMENTS, TheoryReport
 
 CONVENTIONS = (
@@ -411,3 +412,148 @@ def test_a_long_double_perceptron_is_legal() -> None:
     off = np.array(iterates, dtype=L)
     off[2, 0] = np.nextafter(off[2, 0], L(10))  # one long-double ulp away: no rounding
     assert not check_run((X, y), off, finished=False).ok
+
+
+class _Counted:
+    """An endless iterable of iterates (no length) that counts what is read from it, and
+    stops the test, rather than the machine, when read far past any cap."""
+
+    def __init__(self, w: list[int], stop: int) -> None:
+        self.w, self.stop, self.read = w, stop, 0
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        while True:
+            self.read += 1
+            if self.read > self.stop:
+                raise AssertionError(f"read {self.stop} iterates of an endless run")
+            yield list(self.w)
+
+
+def test_an_endless_run_is_read_no_further_than_its_cap() -> None:
+    """Ends35 (red team 33's open end): `check_run(data, endless_generator)` listed the
+    generator whole and never returned, a prefix (`finished=False`) too. A run without a
+    length is read to at most `max_updates + 1` iterates (10^6 updates by default), one
+    more to see that it goes on, and then refused in one line; a finite one is checked."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+    for finished in (False, True, None):
+        endless = _Counted([0, 0], stop=3_000_000)
+        with pytest.raises(ValueError, match=r"^the run gave more than 1000000 updates \("
+                           r"read from a _Counted, which has no length\): check_run reads"):
+            check_run(data, endless, finished=finished)
+        assert endless.read == 1_000_002
+    small = _Counted([0, 0], stop=100)
+    with pytest.raises(ValueError, match="more than 5 updates"):
+        check_run(data, small, max_updates=5)
+    assert small.read == 7
+    iterates = perceptron_iterates(data)
+    assert check_run(data, iter(iterates), max_updates=len(iterates) - 1).ok
+    assert check_run(data, (w for w in iterates[:2]), finished=False).ok
+    for bad in (-1, 1.5, True, "10"):
+        with pytest.raises((TypeError, ValueError), match="max_updates must be"):
+            check_run(data, iterates, max_updates=bad)  # type: ignore[arg-type]
+
+
+def test_endless_indices_are_read_no_further_than_the_updates() -> None:
+    """Ends35: `indices` given as an endless iterable were listed whole too; at most one
+    more than the updates is read, and too many is the one line it always was."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+
+    def zeros():  # type: ignore[no-untyped-def]
+        read = 0
+        while True:
+            read += 1
+            assert read < 1_000, "indices read far past the updates"
+            yield 0
+
+    with pytest.raises(ValueError, match="more than 1 example indices for 1 updates"):
+        check_run(data, [[0, 0], [2, 0]], indices=zeros())
+    assert check_run(data, [[0, 0], [2, 0]], indices=iter([0]), finished=False).ok
+
+
+def test_a_float_runs_update_condition_is_decided_on_exact_values_and_says_so() -> None:
+    """Ends35 (red team 33's open end): a float64 perceptron updated at a score it computed
+    as <= 0 whose exact value is about 1.05e-16 > 0; `check_run` reported the update
+    condition violated (true of the exact values) while its docs said float rounding is
+    never reported. It stays decided on the exact values of the iterates as given (float
+    rounding of a score is not excused, unlike the rounding of an update's step), and the
+    message and a note now say so, with float64's error bound on that very score; a score
+    above that bound is said to be one no rounding makes trigger."""
+    X = np.array([[-0.6, 0.2, 1.5], [-0.8, 0.1, -0.3], [-1.1, 0.4, -0.8], [1.7, 0.0, -0.2]])
+    y = np.array([-1, 1, -1, 1])
+    w, iterates = np.zeros(3), [np.zeros(3)]
+    for _ in range(20):
+        for xi, yi in zip(X, y, strict=True):
+            if yi * (w[0] * xi[0] + w[1] * xi[1] + w[2] * xi[2]) <= 0:  # a fixed order, no FMA
+                w = w + yi * xi
+                iterates.append(w.copy())
+    report = check_run((X, y), iterates, finished=False)
+    condition = report.check("update-condition")
+    assert condition.status == "violated" and condition.first is not None
+    assert condition.first.iteration == 14
+    assert condition.first.message == (
+        "update 14 is on example 0 (y = -1) with y<w_13, x> = 4278419646001971/"
+        "40564819207303340847894502572032 (≈ 1.05e-16), which does not trigger an update "
+        "under the rule y*<w,x> <= 0; decided on the exact value of the float64 iterate as "
+        "given: computed in float64 this score may be off by up to ≈ 7.99e-16 (Higham's "
+        "bound), so a float64 perceptron may have updated here on a rounded score, which "
+        "check_run does not excuse (docs/api.md)")
+    assert ("update-condition is decided on the exact values of the iterates as given: its "
+            "first violation, update 14, is on a score within float rounding of 0, which a "
+            "float perceptron may have seen trigger the rule; check_run does not excuse it"
+            ) in report.notes
+    # far above float64's error of its score: no rounding explains it, and that is said
+    data = Dataset.of([[1, 0], [0, 1]], [1, 1])
+    far = check_run(data, [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]]).check("update-condition")
+    assert far.first is not None and far.first.message.endswith(
+        "which does not trigger an update under the rule y*<w,x> <= 0; no float64 rounding "
+        "of this score (off by at most ≈ 4.44e-16) makes it trigger")
+    # exact iterates: the message is the exact one alone
+    exact = check_run(data, [[0, 0], [1, 0], [2, 0]]).check("update-condition")
+    assert exact.first is not None and exact.first.message.endswith("y*<w,x> <= 0")
+
+
+@pytest.mark.parametrize("conventions", ["lt", 0, {"rule": "lt"}])
+def test_conventions_of_another_type_are_a_type_error(conventions: object) -> None:
+    """Red team 35 F5: `check_run(..., conventions="lt")`, `check_implementation(fit,
+    conventions="lt")` and `run_online(data, "lt")` were AttributeErrors deep inside (`'str'
+    object has no attribute 'bias'`), and a falsy `0` was silently the default."""
+    data = Dataset.of([[2, 0], [0, 2], [1, 1]], [1, -1, 1])
+    message = "conventions must be a Conventions (perceptron.conventions.Conventions(rule="
+    with pytest.raises(TypeError, match=re.escape(message)):
+        check_run(data, run_online(data), conventions=conventions)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=re.escape(message)):
+        run_online(data, conventions)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=re.escape(message)):
+        check_implementation(lambda X, y, epochs: X[0],
+                             conventions=conventions)  # type: ignore[arg-type]
+
+
+def test_the_reason_converged_is_not_run_names_who_says_the_run_is_unfinished() -> None:
+    """Red team 35: a RunResult that had not converged (cycling, or cut at its epoch cap)
+    was reported 'converged not-run (declared unfinished (finished=False))', an argument the
+    caller never gave; the reason now says whose claim it is."""
+    cycling = Dataset.of([[1], [1]], [1, -1])
+    reason = check_run(cycling, run_online(cycling)).check("converged").note
+    assert reason == "the run did not converge (its RunResult.converged is False)"
+    declared = check_run(cycling, run_online(cycling), finished=False).check("converged")
+    assert declared.note == "declared unfinished (finished=False)"
+    stream = run_stream(zip(cycling.X, cycling.y, strict=True)).trace
+    one_pass = check_run(cycling, stream).check("converged")  # type: ignore[arg-type]
+    assert one_pass.note == "a stream trace (one pass) claims no convergence"
+
+
+def test_examples_of_no_feature_run_and_are_checked() -> None:
+    """Red team 35: `Dataset.of([[], []], [1, -1])`, a dataset the API builds, made
+    `run_online` (and `check_run` of its run) raise `ValueError: max() arg is an empty
+    sequence` in the integer form; every score is 0, so `<=` updates on each example with
+    no move and the run cycles, `<` never updates, and a bias learns from the labels."""
+    data = Dataset.of([[], []], [1, -1])
+    cycling = run_online(data)
+    assert (cycling.mistakes, cycling.converged, cycling.w) == (2, False, ())
+    assert cycling.reason.startswith("cycling")
+    assert check_run(data, cycling).ok
+    strict = run_online(data, Conventions(rule="lt"))
+    assert (strict.mistakes, strict.converged) == (0, True)
+    assert check_run(data, strict).ok
+    biased = run_online(Dataset.of([[], []], [1, 1]), Conventions(bias=True))
+    assert (biased.mistakes, biased.converged, biased.w) == (1, True, (F(1),))
