@@ -1119,12 +1119,18 @@ def _tier(bits: int, tiers: Sequence[int] = TIERS) -> int:
     return bisect_left(tiers, bits)
 
 
-#: The tiers of magnitude whose runs' rows are made and checked together (`_jointly`): two,
+#: The tiers of magnitude whose runs' rows are made and checked together (`_jointly`): three,
 #: fewer than a run's own rows are checked in (`TIERS`), since a joint batch costs its few
 #: hundred numpy calls whatever its rows, and the rows of tiny runs are few. On the mixed
 #: sources of `benchmarks/campaign.py --medium` (the joint batches of its 28 shards, best of
-#: 11 interleaved rounds): 0.180 CPU-s with these, 0.222 with `TIERS`, 0.202 with one tier.
-JOINT_TIERS = (31,)
+#: 11 interleaved rounds): 0.180 CPU-s with (31,), 0.222 with `TIERS`, 0.202 with one tier.
+#: The runs up to 16 bits apart from those up to 31: rows of runs joined share each
+#: polynomial's bound, and with the 31-bit ones the small runs' Gram columns and claims
+#: were Python ints (a claim read on its instances alone since, `CompiledJudgement._claim_at`).
+#: Part (2) of `benchmarks/campaign.py` at full size, five rounds of four runs per process
+#: interleaved (load 10-14): median 481 000 instances per worker CPU-second against 450 000
+#: with (31,), 1.07x; (12, 31) 483 000 in three rounds; (20, 31) no better than (31,).
+JOINT_TIERS = (16, 31)
 
 
 def _witness(result: CampaignResult, key: tuple[str, str], verdict: NumericVerdict,

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from proofs.language.terms import Vec, dot, norm2, scalar
 from verify.kernel import Fact, Judgement
 from verify.numeric.campaign import canonical_checks, wrong_norm_growth
-from verify.numeric.instances import CompiledJudgement, CompiledPolynomial, Shrinker, check
+from verify.numeric.instances import (
+    FIRST,
+    CompiledJudgement,
+    CompiledPolynomial,
+    Shrinker,
+    check,
+    check_in_slices,
+)
 from verify.runs.columns import (
     Column,
     Instance,
@@ -366,7 +373,6 @@ def test_a_constants_change_within_one_state_leaves_out_that_states_rows_and_lat
 
     from proofs.step import Induction
     from verify.audit.membership import constants_text
-    from verify.numeric.instances import FIRST
 
     c = sympy.Symbol("c")
     judgement = Judgement((), Fact(c, ">="))
@@ -385,3 +391,98 @@ def test_a_constants_change_within_one_state_leaves_out_that_states_rows_and_lat
     said = constants_text(audited)  # type: ignore[arg-type]
     assert ("from the state of such a row on (that state's rows before it included: a "
             "state's rows share its iteration), a run is none of the runs") in said
+
+
+#: The reasons `check_rows` leaves rows of an induction's runs out (neither instances nor
+#: vacuous), each as the compiled judgement's arguments and the `unmet` it is checked with.
+LEFT_OUT = {
+    # a base broken at the counter's 0 on row 20: its run is outside from there on
+    "outside": ({"starts": ((Fact(scalar("s"), "=="), Fact(scalar("b"), "==")),)}, None),
+    # the run's update 19 fails the induction's update facts: the rows after it are out
+    "past_unmet": ({"unmet": ("facts",)}, {"facts": {Origin("test", 7, "unit"): 19}}),
+    # the constant c takes another value from row 20 on: so does the run leave its runs
+    "varying": ({"fixed": (("c", scalar("c") - scalar("c" + FIRST)),)}, None),
+    # the counter k is not the count t of updates on rows 20 on: no state of k updates
+    "miscounted": ({"counted": (scalar("k") - T,)}, None),
+}
+
+
+#: Past int64: a claim in Python ints is read on its instances alone.
+BIG = 2**70
+
+
+def _left_out_rows(n: int = 40, big: int = BIG) -> InstanceBatch:
+    """One run's rows, each reason of `LEFT_OUT` leaving out rows 20 on (the claim `a >= 0`
+    fails there, the hypothesis `h >= 0` holds), the hypothesis false on half the others."""
+    late = [k >= 20 for k in range(n)]
+    columns = {
+        # the claim a >= 0 fails on the late rows; in Python ints, it is read on the
+        # instances alone (`_claim_at`)
+        "a": [-big if out else big for out in late],
+        "h": [1 if out or k % 2 else -1 for k, out in enumerate(late)],  # half vacuous early
+        "t": list(range(n)),
+        "s": [k - 20 if out else k for k, out in enumerate(late)],  # 0 at rows 0 and 20
+        "b": [1 if out else 0 for out in late],  # the base holds at row 0, not at row 20
+        "c": [1 if out else 0 for out in late],
+        "k": [k + 1 if out else k for k, out in enumerate(late)],
+    }
+    return InstanceBatch({name: Column.of([Fraction(v) for v in values])
+                          for name, values in columns.items()}, {},
+                         (Origin("test", 7, "unit"),), np.zeros(n, dtype=np.int64),
+                         np.arange(n, dtype=np.int64))
+
+
+@pytest.mark.parametrize("big", [BIG, 1], ids=["python-ints", "int64"])
+@pytest.mark.parametrize("reason", sorted(LEFT_OUT))
+def test_the_claim_read_on_its_instances_alone_leaves_out_every_row_left_out(
+        reason: str, big: int) -> None:
+    """The claim is evaluated on the rows that decide it only (`_claim_at`: its instances
+    whose hypotheses hold, a quarter of these rows), and every reason to leave a row out is
+    applied first, once: camp33 narrowed to the rows the hypotheses leave in a second copy
+    of `check_rows`, which already missed memb33's constants that vary and counters that
+    miscount, and counted those rows' violations. Here each reason leaves out rows 20 to 39,
+    where the hypothesis holds and the claim fails: none is a violation, each is counted
+    under its reason, and checked a slice at a time the verdict is the same. In int64 the
+    claim is read on every row (taking the rows would cost more): the same verdict."""
+    batch = _left_out_rows(big=big)
+    options, unmet = LEFT_OUT[reason]
+    judgement = Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">="))
+    compiled = CompiledJudgement.compile(judgement, **options)
+    verdict = compiled.check(batch, unmet)
+    assert (verdict.status, verdict.instances, verdict.vacuous, verdict.violations) == (
+        "held", 20, 10, 0)
+    assert verdict.min_slack == big and verdict.counterexample is None
+    out = {"outside": verdict.outside, "past_unmet": verdict.past_unmet,
+           "varying": verdict.varying, "miscounted": verdict.miscounted}
+    assert out == {name: 20 if name == reason else 0 for name in out}
+    assert verdict.false == (10,)  # the hypothesis, false on the vacuous rows only
+    # in Python ints, read on the 10 instances alone (its values not the batch's)
+    assert (compiled.claim in batch._values) == (big == 1)
+    fresh = InstanceBatch(batch.scalars, {}, batch.origins, batch.origin_index,
+                          batch.iteration)
+    ((sliced, row),) = check_in_slices([compiled], fresh, 7, unmet)
+    assert sliced == verdict and row is None
+
+
+def test_a_constant_s_changes_are_read_a_slice_at_a_time(monkeypatch) -> None:
+    """Review 33 F4: `check_in_slices` read a constant's changes (`varying`) on the whole
+    batch at once, its first rows' copies and its gap's values on every row, what it slices
+    a batch to avoid (a run's 335 544 rows once took a process to 885 MB). They are read a
+    slice at a time now, no polynomial evaluated on more rows than a slice, against each
+    run's first row of the whole batch: the verdict of the whole, the change (row 20) and
+    the rows after it in later slices than the run's first row."""
+    options, _ = LEFT_OUT["varying"]
+    compiled = CompiledJudgement.compile(
+        Judgement((Fact(scalar("h"), ">="),), Fact(scalar("a"), ">=")), **options)
+    whole = compiled.check(_left_out_rows())
+    seen: list[int] = []
+    evaluate = CompiledPolynomial.evaluate
+
+    def spied(self: CompiledPolynomial, rows: InstanceBatch):
+        seen.append(len(rows))
+        return evaluate(self, rows)
+
+    monkeypatch.setattr(CompiledPolynomial, "evaluate", spied)
+    ((sliced, _),) = check_in_slices([compiled], _left_out_rows(), 7)
+    assert sliced == whole and sliced.varying == 20 and sliced.varied == ("c",)
+    assert seen and max(seen) <= 7
