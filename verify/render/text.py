@@ -284,6 +284,11 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
     symbols: set[sympy.Symbol] = set()
     for relation in relations:
         symbols |= relation.lhs.free_symbols | relation.rhs.free_symbols
+    if claim is None:  # a side condition has no text: its names are the judgement's (nc35
+        # K1: `b > 0` broken at b = 0 printed a point with no value at all)
+        judgement = report.goal.judgement
+        for each in (*judgement.hypotheses, judgement.claim):
+            symbols |= each.expr.free_symbols
     values = _values(cex, symbols)
     used = set().union(*(atoms.names_of(s) for s in symbols))
     grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
