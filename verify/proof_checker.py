@@ -2019,7 +2019,17 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
         return ("no certificate within the budget: a hint (a polynomial or vector whose "
                 "square helps) or a case split (`split`) may find one; the search stopped at "
                 "its budget, already `large`")
-    return ("no certificate within the budget: a hint (a polynomial or vector whose square "
-            "helps) or a case split (`split`) may find one" + (
+    summed = (_SUMMED if _indexed(goal.judgement) else "")
+    return (f"no certificate within the budget: {summed}a hint (a polynomial or vector whose "
+            "square helps) or a case split (`split`) may find one" + (
                 "; the search stopped at its budget (higher degrees or larger LPs), so "
                 "`--budget large` may too" if larger else ""))
+
+
+#: The remedy of an inequality between sums that the search leaves unknown, named first: no
+#: hint relates the members of a sum, and the checker's own term-wise facts are about one
+#: member; a lemma about two members summed over a set twice is the user's (nc35 K8: a
+#: squared norm of a sum was advised a hint, a split and a larger budget, none of which helps)
+_SUMMED = ("a lemma about one member, or two, used summed term by term (`uses = [{ step = "
+           "\"LEMMA\", sum = \"j in M\" }]`; `sum = [\"l in M\", \"j in M\"]` for a double "
+           "sum such as a square of a sum: docs/proof-files.md, *Families and finite sums*), ")
