@@ -1727,9 +1727,27 @@ def _labelled(report: GoalReport, count: int, step: Step,
                    f", so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
+        point = report.verdict.counterexample
+        if report.verdict.status == "refuted" and point is not None:  # nc35 K2: it read
+            # "(counterexample (dimension-1 screen))", a refutation of a step not refuted
+            at = f"it fails at {_at(report.goal.judgement, point)}"
+            found = message.removeprefix("counterexample (").removesuffix(")")
+            message = (f"{at}; {message}" if found == message or "(" in found
+                       else f"{at}, found by the {found}")
         message = (f"{_obstacle(report.goal, report.verdict.stops, step, budget)} "
                    f"({message})")
     return message if count == 1 else f"{report.goal.label}: {message}"
+
+
+def _at(judgement: Judgement, point: Counterexample) -> str:
+    """`R2 = 0, x = (1, 0)`: the values `point` gives the names `judgement` reads (a side
+    condition's, whose point refutes nothing: the step's message says where it fails)."""
+    read: set[str] = set()
+    for fact in (*judgement.hypotheses, judgement.claim):
+        read |= names_of(fact.expr)
+    shown = [f"{n} = {v}" for n, v in point.scalars.items() if n in read]
+    shown += [f"{n} = ({', '.join(map(str, v))})" for n, v in point.vectors.items() if n in read]
+    return ", ".join(shown) or "a point"
 
 
 def refutes_nothing(step: Step, goal: Obligation,

@@ -738,3 +738,18 @@ def test_an_unknown_inequality_between_sums_is_advised_a_lemma_used_summed() -> 
     used = SQUARE_OF_A_SUM + 'uses = [{ step = "pair", sum = ["l in 1..N", "j in 1..N"] }]\n'
     report = check_proof(parse_proof(used.encode(), "cs.toml"), budget=BUDGETS["small"])
     assert [s.status for s in report.steps] == ["proved", "proved"]
+
+
+def test_a_broken_side_condition_says_where_it_fails_not_counterexample() -> None:
+    """Newcomer nc35 K2: a denominator no hypothesis shows positive ended `(counterexample
+    (dimension-1 screen))`, a word for a refutation in a step that is not refuted, and no
+    point; it now says where the condition fails, in the names it reads."""
+    text = ('title = "t"\nvectors = ["x", "w"]\nscalars = ["a", "c"]\n[[step]]\nid = "q"\n'
+            'given = ["a >= 0"]\nclaim = "a/norm2(x - w) >= 0"\n')
+    (report,) = check_proof(parse_proof(text.encode(), "q.toml"),
+                            budget=BUDGETS["small"]).steps
+    assert report.status == "unknown"
+    assert report.message.endswith(
+        "add it to `given` or prove it in a step this one uses (it fails at a = 0, w = (0), "
+        "x = (0), found by the dimension-1 screen)"), report.message
+    assert "counterexample" not in report.message
