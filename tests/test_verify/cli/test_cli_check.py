@@ -331,3 +331,19 @@ def test_brief_numbers_are_exact_or_say_they_are_approximate(value: Fraction, te
     from verify.render.certificates import brief
 
     assert brief(value) == text
+
+
+def test_a_tas_batch_proof_with_the_optimal_step_is_proved_with_no_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer nc35's lecture proof, as a TA wrote it from Chan's slides
+    (tests/cases/nc35/batch_optimal.toml): the expansion, the step alpha_k that minimises
+    the bound along xbar, its value, the decrease by gamma^2/R2, the induction and the
+    bound k gamma^2 <= R2 ||theta*||^2: every step proved, none vacuous, with no hint."""
+    path = Path(__file__).resolve().parents[2] / "cases" / "nc35" / "batch_optimal.toml"
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in out[:-1]] == [["proved", step] for step in (
+        "expand", "drop-mistakes", "xbar-nonzero", "optimal-step", "optimal-value",
+        "decrease", "distance", "bound")]
+    assert out[-1].startswith("Batch perceptron with the optimal step alpha_k: proved (8 "
+                              "proved, 0 refuted, 0 unknown;") and "VACUOUS" not in "".join(out)
