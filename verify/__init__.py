@@ -7,8 +7,8 @@ from typing import Any
 
 #: The public API for test suites (docs/api.md), loaded on first use so that importing a
 #: `verify` module (the CLI, say) does not load it.
-_API = ("check_run", "check_implementation", "check_margin_implementation", "sklearn_fit",
-        "Fitted", "TheoryReport",
+_API = ("check_run", "check_implementation", "check_margin_implementation",
+        "check_batch_implementation", "sklearn_fit", "Fitted", "TheoryReport", "BatchReport",
         "ImplementationReport", "ScenarioOutcome", "MarginReport", "CheckOutcome", "Violation",
         "separable_data", "seeded_separable", "labelled_vectors", "audit_proofs")
 

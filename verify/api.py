@@ -6,6 +6,8 @@
   perceptron the adversarial sequences and compares it with the exact engine and the bound.
 - `check_margin_implementation(fit, beta)` (`verify.testing.check_margin`) compares a
   third-party margin perceptron (an update whenever `y<w, x> <= beta`) with the exact one.
+- `check_batch_implementation(fit)` (`verify.testing.check_batch`) compares a third-party
+  batch perceptron (a batch plug-in) with the exact one, iteration by iteration.
 - `audit_proofs(*proofs)` audits proof files (and built-in ids) exactly as `novikoff audit`
   does: kernel verdicts and the campaign on exact runs (`verify.audit.job.run_audit`).
 - The hypothesis strategies of `perceptron.generators.hypothesis`, and `Conventions`,
@@ -20,6 +22,7 @@ from os import PathLike, fsdecode
 
 from verify.audit.job import Audit, run_audit
 from verify.runs.plugin import Algorithm, Plugin, PluginFault, plugins
+from verify.testing.check_batch import BatchReport, check_batch_implementation
 from verify.testing.check_implementation import (
     Fitted,
     ImplementationReport,
@@ -95,6 +98,7 @@ def _path(value: object, what: str) -> str:
 __all__ = [
     "STATEMENTS",
     "Audit",
+    "BatchReport",
     "CheckOutcome",
     "Conventions",
     "Dataset",
@@ -109,6 +113,7 @@ __all__ = [
     "TheoryReport",
     "Violation",
     "audit_proofs",
+    "check_batch_implementation",
     "check_implementation",
     "check_margin_implementation",
     "check_run",

@@ -1741,9 +1741,27 @@ def _labelled(report: GoalReport, count: int, step: Step,
                    f", so it refutes nothing ({message})")
     elif report.verdict.status == "unknown" or (
             report.goal.written is None and report.verdict.status == "refuted"):  # fails somewhere
+        point = report.verdict.counterexample
+        if report.verdict.status == "refuted" and point is not None:  # nc35 K2: it read
+            # "(counterexample (dimension-1 screen))", a refutation of a step not refuted
+            at = f"it fails at {_at(report.goal.judgement, point)}"
+            found = message.removeprefix("counterexample (").removesuffix(")")
+            message = (f"{at}; {message}" if found == message or "(" in found
+                       else f"{at}, found by the {found}")
         message = (f"{_obstacle(report.goal, report.verdict.stops, step, budget)} "
                    f"({message})")
     return message if count == 1 else f"{report.goal.label}: {message}"
+
+
+def _at(judgement: Judgement, point: Counterexample) -> str:
+    """`R2 = 0, x = (1, 0)`: the values `point` gives the names `judgement` reads (a side
+    condition's, whose point refutes nothing: the step's message says where it fails)."""
+    read: set[str] = set()
+    for fact in (*judgement.hypotheses, judgement.claim):
+        read |= names_of(fact.expr)
+    shown = [f"{n} = {v}" for n, v in point.scalars.items() if n in read]
+    shown += [f"{n} = ({', '.join(map(str, v))})" for n, v in point.vectors.items() if n in read]
+    return ", ".join(shown) or "a point"
 
 
 def refutes_nothing(step: Step, goal: Obligation,
@@ -2033,7 +2051,17 @@ def _obstacle(goal: Obligation, stops: Sequence[Stop], step: Step,
         return ("no certificate within the budget: a hint (a polynomial or vector whose "
                 "square helps) or a case split (`split`) may find one; the search stopped at "
                 "its budget, already `large`")
-    return ("no certificate within the budget: a hint (a polynomial or vector whose square "
-            "helps) or a case split (`split`) may find one" + (
+    summed = (_SUMMED if _indexed(goal.judgement) else "")
+    return (f"no certificate within the budget: {summed}a hint (a polynomial or vector whose "
+            "square helps) or a case split (`split`) may find one" + (
                 "; the search stopped at its budget (higher degrees or larger LPs), so "
                 "`--budget large` may too" if larger else ""))
+
+
+#: The remedy of an inequality between sums that the search leaves unknown, named first: no
+#: hint relates the members of a sum, and the checker's own term-wise facts are about one
+#: member; a lemma about two members summed over a set twice is the user's (nc35 K8: a
+#: squared norm of a sum was advised a hint, a split and a larger budget, none of which helps)
+_SUMMED = ("a lemma about one member, or two, used summed term by term (`uses = [{ step = "
+           "\"LEMMA\", sum = \"j in M\" }]`; `sum = [\"l in M\", \"j in M\"]` for a double "
+           "sum such as a square of a sum: docs/proof-files.md, *Families and finite sums*), ")

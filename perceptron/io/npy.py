@@ -121,7 +121,15 @@ def _load_numpy(raw: bytes, source: str, kind: str, label_column: int | str | No
         raise DataError("a .npy array has no column names", source=source)
     label = _label_index(label_column, a.shape[1], None, source, 1)
     rows = _exact_matrix(a, source)
-    y = _labels([row[label] for row in rows], source, label + 1)
+    try:
+        y = _labels([row[label] for row in rows], source, label + 1)
+    except DataError as error:  # nc35 K10: X.npy saved apart from y.npy read its last
+        # feature as labels, and the message did not say where a .npy keeps them
+        where = "its last column" if label_column is None else f"column {label + 1}"
+        raise DataError(f"{error.problem} (a .npy file is one array, examples and labels, "
+                        f"the labels in {where}; examples and labels saved apart go in one "
+                        "`.npz`: numpy.savez(FILE, X=X, y=y))", source=error.source,
+                        line=error.line, column=error.column) from None
     X = tuple(row[:label] + row[label + 1:] for row in rows)
     limits.check_scaled(X, len(raw), source)
     return Dataset(X, tuple(y), name)

@@ -705,3 +705,51 @@ def test_a_step_left_unknown_over_a_refuted_premise_names_it() -> None:
     own = parse_proof(PREMISE.replace(b'claim = "s*t >= a*t"', b'claim = "s >= a"'), "p.toml")
     assert {s.step.id: s for s in check_proof(own, budget=BUDGETS["small"]).steps}[
         "over"].status == "refuted"
+
+
+SQUARE_OF_A_SUM = """
+title = "t"
+scalars = ["y", "N", "j", "l"]
+naturals = ["N"]
+indexed = ["y"]
+[[step]]
+id = "pair"
+claim = "2*y[j]*y[l] <= y[j]**2 + y[l]**2"
+[[step]]
+id = "cs"
+claim = "sum(j in 1..N, y[j])**2 <= N*sum(j in 1..N, y[j]**2)"
+"""
+
+
+def test_an_unknown_inequality_between_sums_is_advised_a_lemma_used_summed() -> None:
+    """Newcomer nc35 K8: a true inequality between sums left unknown was advised a hint, a
+    split and a larger budget, none of which relates the members of a sum; the remedy that
+    proves it, a lemma about two members used summed over both, comes first now. The
+    advice is true: the step with that use is proved."""
+    alone = check_proof(parse_proof(SQUARE_OF_A_SUM.encode(), "cs.toml"),
+                        budget=BUDGETS["small"])
+    unknown = alone.steps[-1]
+    assert unknown.status == "unknown"
+    assert unknown.message.startswith(
+        "no certificate within the budget: a lemma about one member, or two, used summed "
+        "term by term (`uses = [{ step = \"LEMMA\", sum = \"j in M\" }]`; `sum = [\"l in M\", "
+        "\"j in M\"]` for a double sum such as a square of a sum: docs/proof-files.md, "
+        "*Families and finite sums*), a hint"), unknown.message
+    used = SQUARE_OF_A_SUM + 'uses = [{ step = "pair", sum = ["l in 1..N", "j in 1..N"] }]\n'
+    report = check_proof(parse_proof(used.encode(), "cs.toml"), budget=BUDGETS["small"])
+    assert [s.status for s in report.steps] == ["proved", "proved"]
+
+
+def test_a_broken_side_condition_says_where_it_fails_not_counterexample() -> None:
+    """Newcomer nc35 K2: a denominator no hypothesis shows positive ended `(counterexample
+    (dimension-1 screen))`, a word for a refutation in a step that is not refuted, and no
+    point; it now says where the condition fails, in the names it reads."""
+    text = ('title = "t"\nvectors = ["x", "w"]\nscalars = ["a", "c"]\n[[step]]\nid = "q"\n'
+            'given = ["a >= 0"]\nclaim = "a/norm2(x - w) >= 0"\n')
+    (report,) = check_proof(parse_proof(text.encode(), "q.toml"),
+                            budget=BUDGETS["small"]).steps
+    assert report.status == "unknown"
+    assert report.message.endswith(
+        "add it to `given` or prove it in a step this one uses (it fails at a = 0, w = (0), "
+        "x = (0), found by the dimension-1 screen)"), report.message
+    assert "counterexample" not in report.message

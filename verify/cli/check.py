@@ -197,13 +197,20 @@ def _explain_hint(report: ProofReport, file: str) -> str | None:
     """For steps left unknown with a point found that refutes nothing (it may be one no run
     reaches): the command that shows it (newcomer 24: the line says a point was found, not
     where it is, nor how to see it)."""
-    found = [s.step.id for s in report.steps if s.status == "unknown" and any(
+    found = [s for s in report.steps if s.status == "unknown" and any(
         g.verdict.counterexample is not None for g in s.goals)]
     if not found or file == "-":
         return None
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-    return (f"the point found for {found[0]}{more}, with each hypothesis and the claim "
-            f"evaluated at it: novikoff explain {shlex.quote(file)} {shlex.quote(found[0])}")
+    # nc35 K12: a side condition's point (a denominator) is shown with its values only,
+    # never with the step's hypotheses and claim evaluated at it
+    side = all(g.goal.written is None for g in found[0].goals
+               if g.verdict.counterexample is not None)
+    shown = ("where a side condition of it fails (a denominator, or a sum rule's condition)"
+             if side else "with each hypothesis and the claim evaluated at it")
+    step = found[0].step.id
+    return (f"the point found for {step}{more}, {shown}: novikoff explain "
+            f"{shlex.quote(file)} {shlex.quote(step)}")
 
 
 def _with_naming(error: ProofFileError, file: str, algorithms: list[str]) -> ProofFileError:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -27,8 +27,16 @@ from proofs.language.expressions import Relation
 from proofs.language.terms import gram_pair
 from proofs.library import PROOFS, load_builtin
 from proofs.step import Induction, Proof, Step
-from verify.kernel import Certificate, Counterexample, Fact, Judgement, KernelError, atoms
-from verify.kernel.algebra import holds
+from verify.kernel import (
+    Certificate,
+    Counterexample,
+    Fact,
+    Judgement,
+    KernelError,
+    Statement,
+    atoms,
+)
+from verify.kernel.algebra import holds, normal_form
 from verify.kernel.certificates import Point
 from verify.proof_checker import GoalReport, StepReport, check_step, refutes_nothing
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
@@ -284,6 +292,11 @@ def refuting(report: GoalReport, cex: Counterexample, notation: Text = TEXT,
     symbols: set[sympy.Symbol] = set()
     for relation in relations:
         symbols |= relation.lhs.free_symbols | relation.rhs.free_symbols
+    if claim is None:  # a side condition has no text: its names are the judgement's (nc35
+        # K1: `b > 0` broken at b = 0 printed a point with no value at all)
+        judgement = report.goal.judgement
+        for each in (*judgement.hypotheses, judgement.claim):
+            symbols |= each.expr.free_symbols
     values = _values(cex, symbols)
     used = set().union(*(atoms.names_of(s) for s in symbols))
     grams = sorted((s for s in values if gram_pair(s) is not None), key=lambda s: s.name)
@@ -345,6 +358,9 @@ class _Style:
     #: the inductions whose invariants an induction carries, in `uses` order (`verify.uses.
     #: used_as`, kind `carried`): the kernel marks each as `invariant`, after its own
     carriers: tuple[str, ...] = ()
+    #: the step each fact of the statement comes from, by its kernel form: a used step's
+    #: claim, or a hypothesis that step brought (`StepReport.statement.origins`)
+    whose: Mapping[Fact, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, located: Located, report: StepReport | None = None,
@@ -359,7 +375,8 @@ class _Style:
         return cls(Text(spelling(proof)), written.Printer(written.TEXT, spelling(proof)),
                    rule.written if isinstance(rule, Induction) else {}, located.step,
                    report.run_from if report is not None and report.run else "",
-                   report.run if report is not None else (), carriers)
+                   report.run if report is not None else (), carriers,
+                   _whose(report.statement) if report is not None else {})
 
     def origins(self, report: GoalReport) -> dict[Fact, str]:
         """Where each hypothesis of `report`'s obligation comes from, by its kernel mark, an
@@ -368,11 +385,14 @@ class _Style:
         then one per carried claim, in `uses` order (`carriers`)."""
         marks = []
         seen = 0
-        for mark in report.goal.origins:
+        for fact, mark in zip(report.judgement.hypotheses, report.goal.origins, strict=True):
             if mark == "invariant":
                 if 0 < seen <= len(self.carriers):
                     mark = f"invariant of {self.carriers[seen - 1]}"
                 seen += 1
+            elif mark in _WHOSE and self.whose.get(fact):  # nc35 K3: a used step's claim
+                # read `[claim]`, as if the step assumed its own claim
+                mark = f"{_WHOSE[mark]} {self.whose[fact]}"
             marks.append(mark)
         return dict(zip(report.judgement.hypotheses, marks, strict=True))
 
@@ -425,6 +445,27 @@ class _Style:
             return None
         author = self.author.get(report.goal.label.split(":")[0], {})
         return as_written(goal_written[1].text, self.names, author)
+
+
+#: how a kernel mark of a fact a used step brought reads, before that step's id
+_WHOSE = {"claim": "claim of", "inherited": "hypothesis of"}
+
+
+def _whose(stated: Statement | None) -> dict[Fact, str]:
+    """The step each hypothesis of `stated` comes from (none for the step's own), keyed by
+    its kernel form, as the obligations' hypotheses are: the first such step wins, as in
+    the statement's order."""
+    found: dict[Fact, str] = {}
+    if stated is None:
+        return found
+    for relation, origin in zip(stated.hypotheses, stated.origins, strict=True):
+        if origin:
+            try:
+                fact = normal_form(relation, relation.text)[0]
+            except KernelError:
+                continue
+            found.setdefault(fact, origin)
+    return found
 
 
 def statement_lines(located: Located, reports: Mapping[str, StepReport]) -> list[str]:

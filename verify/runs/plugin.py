@@ -288,7 +288,16 @@ class Plugin:
             if where.endswith(".py") and (problem := _not_a_file(where)) is not None:
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
                                   f"{where}: {problem}")
-            module = _module(where)
+            try:
+                module = _module(where)
+            except ModuleNotFoundError as error:
+                if (file := _beside(where, error)) is None:
+                    raise
+                raise PluginFault(
+                    f"plug-in {self.name} ({self.spec}) cannot be loaded: no module named "
+                    f"{where!r} on Python's path (the `novikoff` command does not put the "
+                    f"working directory there); the file {file} is here: give it as "
+                    f"{self.name}={file}:{attribute}, or set PYTHONPATH") from None
             if not hasattr(module, attribute):  # named by the user's file, not the module's
                 raise PluginFault(f"plug-in {self.name} ({self.spec}) cannot be loaded: "
                                   f"{where} defines no {attribute!r}")
@@ -738,6 +747,16 @@ def _not_a_file(where: str) -> str | None:
     if stat.S_ISREG(mode):
         return None
     return f"is {file_kind(mode)}, not a regular file: a plug-in is a .py file or a module"
+
+
+def _beside(where: str, error: ModuleNotFoundError) -> str | None:
+    """The file of the working directory that the dotted name `where`, not found on
+    Python's path (`error`), names (`mine` -> `mine.py`, `a.b` -> `a/b.py`), or None: a
+    user who writes `mine:fit` beside `mine.py` gets the spelling that loads it (nc35 K5)."""
+    if error.name is None or not (where == error.name or where.startswith(error.name + ".")):
+        return None  # a module the plug-in imports is missing, not the plug-in's own
+    file = where.replace(".", "/") + ".py"
+    return file if Path(file).is_file() else None
 
 
 def _module(where: str) -> Any:

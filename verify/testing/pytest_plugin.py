@@ -23,6 +23,7 @@ import pytest
 
 if TYPE_CHECKING:
     from verify.audit.job import Audit
+    from verify.testing.check_batch import BatchReport
     from verify.testing.check_implementation import Fit, ImplementationReport
     from verify.testing.check_run import RunLike, TheoryReport
 
@@ -51,6 +52,8 @@ class PerceptronTheory:
       violation;
     - `check_implementation(fit, **options)`: `verify.api.check_implementation` with
       the session's seed, failing the test on a problem;
+    - `check_batch_implementation(fit, **options)`: the same for a batch perceptron
+      (`verify.api.check_batch_implementation`);
     - `audit_proof(*files, **options)`: `verify.api.audit_proofs` with the session's seed
       and the small budget unless given, failing the test unless every file is verified
       (a course keeps its lecture proofs as regression tests);
@@ -92,6 +95,15 @@ class PerceptronTheory:
         report.raise_for_violations()
         return report
 
+
+    def check_batch_implementation(self, fit: Any, **options: Any) -> BatchReport:
+        """Check a batch perceptron (a batch plug-in) against the exact one, iteration by
+        iteration; a problem fails the test."""
+        __tracebackhide__ = True
+        options.setdefault("seed", self.seed)
+        report = self._api.check_batch_implementation(fit, **options)
+        report.raise_for_violations()
+        return report
 
     def audit_proof(self, *proofs: Any, **options: Any) -> Audit:
         """Audit proof files on exact runs; anything not verified fails the test.

@@ -261,6 +261,25 @@ claim = "norm2(w) <= t/2"
 """  # false after one update of norm 1, true at the start: the point refutes nothing
 
 
+def test_a_side_conditions_point_is_named_as_such_by_the_last_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer nc35 K12: a step left unknown by a denominator no hypothesis shows positive
+    got the last line "the point found for q, with each hypothesis and the claim evaluated
+    at it", but explain shows such a point with its values only (a side condition's point
+    is no instance of the step). The line says what explain shows."""
+    path = tmp_path / "q.toml"
+    path.write_text('title = "t"\nscalars = ["a", "b"]\n[[step]]\nid = "q"\n'
+                    'given = ["a >= 0"]\nclaim = "a/b >= 0"\n')
+    assert main(["check", str(path), "--budget", "small"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == ("the point found for q, where a side condition of it fails (a "
+                       f"denominator, or a sum rule's condition): novikoff explain {path} q")
+    assert main(["explain", str(path), "q"]) == 1
+    shown = capsys.readouterr().out
+    assert "judgement denominator b > 0: unknown" in shown and "    a = 0, b = 0" in shown
+    assert "the claim, as written, at these numbers" not in shown
+
+
 def test_a_point_that_refutes_nothing_is_shown_by_the_command_check_names(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Newcomer 24: `check` said a point was found that may be one no run reaches, neither
@@ -312,3 +331,19 @@ def test_brief_numbers_are_exact_or_say_they_are_approximate(value: Fraction, te
     from verify.render.certificates import brief
 
     assert brief(value) == text
+
+
+def test_a_tas_batch_proof_with_the_optimal_step_is_proved_with_no_hint(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer nc35's lecture proof, as a TA wrote it from Chan's slides
+    (tests/cases/nc35/batch_optimal.toml): the expansion, the step alpha_k that minimises
+    the bound along xbar, its value, the decrease by gamma^2/R2, the induction and the
+    bound k gamma^2 <= R2 ||theta*||^2: every step proved, none vacuous, with no hint."""
+    path = Path(__file__).resolve().parents[2] / "cases" / "nc35" / "batch_optimal.toml"
+    assert main(["check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in out[:-1]] == [["proved", step] for step in (
+        "expand", "drop-mistakes", "xbar-nonzero", "optimal-step", "optimal-value",
+        "decrease", "distance", "bound")]
+    assert out[-1].startswith("Batch perceptron with the optimal step alpha_k: proved (8 "
+                              "proved, 0 refuted, 0 unknown;") and "VACUOUS" not in "".join(out)

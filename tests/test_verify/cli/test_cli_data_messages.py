@@ -373,3 +373,23 @@ def test_a_bad_label_names_a_header_column_named_as_labels(
     assert err.endswith(hint), err
     column = hint.rsplit(" ", 1)[1].rstrip(")")
     assert main(["run", str(path), "--label-column", column]) == 0
+
+
+def test_a_npy_of_examples_alone_says_where_its_labels_go(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Newcomer nc35 K10: `np.save("X.npy", X)` beside `y.npy`, then `novikoff run X.npy`,
+    read X's last feature as labels and said only `X.npy:2:3: label 1/2 is not one of -1/+1
+    or 0/1`; it now says where a .npy keeps its labels and how to save X and y together. The
+    .npz it names reads."""
+    import numpy as np
+
+    X = np.array([[2, 1, 0], [1.5, 0, 0.5], [-1, -2, 0]])
+    np.save(tmp_path / "X.npy", X)
+    assert main(["run", str(tmp_path / "X.npy")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == (f"novikoff: error: {tmp_path / 'X.npy'}:2:3: label 1/2 is not one of -1/+1 "
+                   "or 0/1 (a .npy file is one array, examples and labels, the labels in its "
+                   "last column; examples and labels saved apart go in one `.npz`: "
+                   "numpy.savez(FILE, X=X, y=y))"), err
+    np.savez(tmp_path / "data.npz", X=X, y=np.array([1, 1, -1]))
+    assert main(["run", str(tmp_path / "data.npz")]) == 0

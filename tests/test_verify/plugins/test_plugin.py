@@ -163,6 +163,29 @@ def test_specs_load_from_a_file_and_travel_as_specs() -> None:
         plugins({"margin-perceptron": margin_perceptron}, ["margin-perceptron"])
 
 
+def test_a_module_beside_the_user_not_on_the_path_names_its_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Newcomer nc35 K5: `--algorithm mine=mybatch:fit` beside `mybatch.py` said only
+    `ModuleNotFoundError: No module named 'mybatch'` (the `novikoff` script does not put the
+    working directory on Python's path); the fault now gives the spelling that loads it.
+    A module the plug-in itself imports that is missing is said as before."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", ".", str(tmp_path))])
+    (tmp_path / "mybatch.py").write_text("def fit(data, n, theta0, theta_star):\n    return ()\n")
+    (tmp_path / "needs.py").write_text("import no_such_module_at_all\n")
+    with pytest.raises(PluginFault) as fault:
+        Plugin.parse("mine=mybatch:fit")
+    assert str(fault.value).endswith(
+        "no module named 'mybatch' on Python's path (the `novikoff` command does not put the "
+        "working directory there); the file mybatch.py is here: give it as "
+        "mine=mybatch.py:fit, or set PYTHONPATH"), fault.value
+    assert Plugin.parse("mine=mybatch.py:fit").name == "mine"  # the spelling said loads it
+    with pytest.raises(PluginFault, match="No module named 'no_such_module_at_all'"):
+        Plugin.parse("n=needs.py:fit")
+    with pytest.raises(PluginFault, match="cannot be loaded: ModuleNotFoundError"):
+        Plugin.parse("pa=no_such_module_here:f")  # no file of that name here
+
+
 def test_a_failing_plug_in_costs_only_its_own_proof(tmp_path: Path) -> None:
     mine = tmp_path / "mine.toml"
     mine.write_text(PROOF.format(algorithm='algorithm = "bad"'))

@@ -289,3 +289,51 @@ def test_an_invariant_carried_from_another_induction_is_named_by_it(
     (step,) = [j for j in json.loads(out)["judgements"] if j["label"] == "step"]
     origins = [h["origin"] for h in step["hypotheses"]]
     assert "invariant" in origins and "invariant of a" in origins
+
+
+def test_a_side_conditions_point_shows_its_values() -> None:
+    """Newcomer nc35 K1: a denominator `b > 0` that no hypothesis shows is broken at b = 0,
+    and explain printed "a point where the hypotheses hold and the claim fails ...:" with no
+    value under it (a side condition has no written text, so every name was left out as
+    unused). The point's names are then the judgement's own."""
+    import json
+
+    from proofs.proof_file import parse_proof
+    from verify.render.text import explanation
+
+    text = ('title = "t"\nscalars = ["a", "b", "c"]\n[[step]]\nid = "q"\ngiven = ["a >= 0"]\n'
+            'claim = "a/b >= 0"\n')
+    proof = parse_proof(text.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("q"))
+    reports = check_with_uses(located)
+    lines = explain(located, reports).splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("  a point where"))
+    assert lines[at + 1] == "    a = 0, b = 0", lines[at:]
+    side = json.loads(json.dumps(explanation(located, reports)))["judgements"][1]
+    assert side["label"] == "denominator b > 0"
+    assert side["counterexample"]["scalars"] == {"a": "0", "b": "0"}  # c: no name of it
+
+
+def test_a_used_steps_facts_are_marked_with_its_id() -> None:
+    """Newcomer nc35 K3: a used step's claim was marked `[claim]` among a judgement's
+    hypotheses, which reads as if the step assumed its own claim; a hypothesis that step
+    brought, `[inherited]`, from nowhere said. Each now names the step, as the statement
+    does (`from one: a > 0`), in the text and in --json."""
+    import json
+
+    from proofs.proof_file import parse_proof
+    from verify.render.text import explanation
+
+    text = ('title = "t"\nscalars = ["a", "b"]\n[[step]]\nid = "one"\ngiven = ["a >= 1"]\n'
+            'claim = "a > 0"\n[[step]]\nid = "two"\ngiven = ["b >= 2*a"]\n'
+            'claim = "b >= 1 + a"\nuses = ["one"]\n')  # needs one's claim and its hypothesis
+    proof = parse_proof(text.encode(), "t.toml")
+    located = Located("t.toml", proof, proof.step("two"))
+    reports = check_with_uses(located)
+    out = explain(located, reports)
+    assert "a - 1 >= 0    [hypothesis of one]" in out, out
+    assert "a > 0    [claim of one]" in out, out
+    assert "[claim]" not in out and "[inherited]" not in out, out
+    (main,) = json.loads(json.dumps(explanation(located, reports)))["judgements"]
+    assert [h["origin"] for h in main["hypotheses"]] == [
+        "own", "hypothesis of one", "claim of one"], main["hypotheses"]
