@@ -47,11 +47,13 @@ Summations = Callable[[Use, Proof], Sequence[tuple[str, sympy.Expr, sympy.Expr,
 class Lemma:
     """A lemma about one member (`step`, a direct step of `proof` as `extended` makes it),
     the use that sums it over its sum's set, and the sums it speaks of (`key`: a lemma
-    whose key another proved one has is not tried)."""
+    whose key another proved one has is not tried). A filter's lemma (`covers` False)
+    bounds a combination of its sums, not each, so it leaves them to the lemmas after it."""
 
     step: Step
     use: Use
     key: tuple[sympy.Symbol, ...]
+    covers: bool = True
 
     @property
     def shown(self) -> str:
@@ -96,16 +98,19 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
     in `goals` (its obligations), in order: for several sums over one set in one claim `p >= 0`
     (`p > 0`, `p == 0`), the part of p linear in them as one body `>= 0` (`== 0` for a claim
     `p == 0`; `sum(a) <= sum(b)` from `a[j] <= b[j]`, `sum(j in G, y[j]*dot(ts, x[j])) >=
-    g*sum(j in G, 1)` from `y[j]*dot(ts, x[j]) - g >= 0`); then each sum's body `>= 0`, then
-    `<= 0` (a sum a proved lemma speaks of already is not tried again: `Lemma.key`). At most
-    `MAX_LEMMAS`; deterministic."""
+    g*sum(j in G, 1)` from `y[j]*dot(ts, x[j]) - g >= 0`), or, where p is not linear in
+    them, each filter `f >= 0` (`f > 0`) of their set whose sum over the set is a
+    combination of them (`dot(ts, sum(j in G, y[j]*x[j]))**2 >= g**2*sum(j in G, 1)**2`
+    needs `S1 - g*S2 >= 0`, the filter `y[j]*dot(ts, x[j]) >= g` summed); then each sum's
+    body `>= 0`, then `<= 0` (a sum a proved lemma speaks of already is not tried again:
+    `Lemma.key`). At most `MAX_LEMMAS`; deterministic."""
     home = replace(proof, scalars=(*proof.scalars, index))
     found = _sums(goals, MAX_SUMS)
     taken = {s.id for s in proof.steps}
     stem = lemma_stem(step.id)
     out: list[Lemma] = []
 
-    def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr,
+    def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr | None,
             op: str = ">=") -> None:
         if len(out) >= MAX_LEMMAS:
             return
@@ -114,10 +119,11 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
             k += 1
         if len(name) > 64:  # no step id (a file's ids took every k up to here)
             return
-        made = _lemma(home, step, name, index, s, claim, want, summations, op)
+        made = _lemma(home, step, name, index, s, claim, want, summations, op,
+                      frozenset(bodies))
         if made is not None:
             taken.add(name)
-            out.append(Lemma(made[0], made[1], key))
+            out.append(Lemma(made[0], made[1], key, covers=want is not None))
 
     bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]] = {}
     for target in found:
@@ -134,8 +140,14 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
             groups.setdefault((s.bound, s.lo, s.hi, s.filters), []).append(target)
         op = "==" if kind == "==" else ">="
         for group in groups.values():
-            if len(group) > 1 and (made := _combination(fact, group, bodies, index)):
+            made = _combination(fact, group, bodies, index) if len(group) > 1 else None
+            if made:
                 add(f"{made[0]} {op} 0", tuple(group), bodies[group[0]][0], made[1], op)
+                continue
+            s = bodies[group[0]][0]
+            if sympy.Poly(fact, *group).total_degree() > 1:  # not linear in them: the set's
+                for text in _filters(s, index):  # own filters
+                    add(text, tuple(group), s, None)
     for target, (s, body) in bodies.items():
         add(f"{body} >= 0", (target,), s, target)
         add(f"{body} <= 0", (target,), s, -target)
@@ -242,6 +254,18 @@ def _combination(fact: sympy.Expr, group: list[sympy.Symbol],
     return None if text is None else (text, sum((c * g for c, g in pairs), sympy.Integer(0)))
 
 
+def _filters(s: atoms.Sum, index: str) -> list[str]:
+    """The inequality filters of `s`'s set at the member `index`, as lemma claims
+    (`dot(ts, x[j])*y[j] - g >= 0`), in the set's order; an equality filter says nothing a
+    sum of nonnegative terms needs."""
+    out = []
+    for expr, kind in s.filters:
+        text = _source(atoms.substitute(expr, {f"#{s.bound}": sympy.Symbol(index)}, {}))
+        if text is not None and kind in (">=", ">"):
+            out.append(f"{text} {kind} 0")
+    return out
+
+
 def _plain(name: sympy.Symbol) -> bool:
     """Whether `name` may stand in a coefficient moved into a sum's body: no sum (a body with
     a sum inside has no text a lemma could read back, `_source`) and no bound index."""
@@ -268,11 +292,13 @@ def _source(e: sympy.Expr) -> str | None:
 
 
 def _lemma(home: Proof, step: Step, name: str, index: str, s: atoms.Sum, claim: str,
-           want: sympy.Expr, summations: Summations, op: str = ">=") -> tuple[Step, Use] | None:
+           want: sympy.Expr | None, summations: Summations, op: str = ">=",
+           known: frozenset[sympy.Symbol] = frozenset()) -> tuple[Step, Use] | None:
     """The lemma `claim` about the member `index` of `s`'s set, and its use summed over that
     set, if its text reads back and the kernel sums it to exactly `want` (the sum's
-    expression it was written for) `op` 0 (an equality's two sides in either order); else
-    None."""
+    expression it was written for) `op` 0 (an equality's two sides in either order), or,
+    with no `want` (a filter's lemma), to anything `>= 0` whose sums are all `known` (the
+    step's: a fact about a sum it never reads cannot help it); else None."""
     lo, hi = _source(s.lo), _source(s.hi)
     if lo is None or hi is None:
         return None
@@ -299,7 +325,11 @@ def _lemma(home: Proof, step: Step, name: str, index: str, s: atoms.Sum, claim: 
         except (kernel.KernelError, ProofFileError, ExpressionError, ValueError):
             continue
         gap = sympy.expand(total.lhs - total.rhs)
-        if total.op == op and (sympy.expand(gap - want) == 0 or (
+        if want is None:
+            sums = {x for x in gap.free_symbols if isinstance(atoms.structure(x), atoms.Sum)}
+            if total.op == ">=" and sums and sums <= known:
+                return lemma, use
+        elif total.op == op and (sympy.expand(gap - want) == 0 or (
                 op == "==" and sympy.expand(gap + want) == 0)):
             return lemma, use
     return None
