@@ -1268,7 +1268,7 @@ kernel, voted and averaged perceptrons), each beside a false twin (a sign flippe
 dropped). Ids: `j-` seed 001 (joeyonng), `c-` 002 (CS229), `t-` 003 (Telgarsky), `b-` 000
 (Chan, batch), `v-` 004 (10-607), `p-` the perceptron's variants, `h-` and `r-` harder forms
 of the same steps, `n-` normalising, averaging, a bias. Looped over by
-tests/test_verify/search/test_search_seed_steps.py with `SEEDS35_EXPECTED`."""
+tests/test_verify/search/students/test_students_seed_steps.py with `SEEDS35_EXPECTED`."""
 
 SEEDS35_SUMS = """
 title = "seed steps with sums, as students write them (gaps35)"

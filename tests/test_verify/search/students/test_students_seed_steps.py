@@ -4,7 +4,7 @@ the default budget, every false twin is refuted or unknown and never proved, and
 steps still unknown (`SEEDS35_OPEN`) are never refuted. Of the 158 steps, 11 true ones were
 unknown on main (fc981b9), 8 of them proved now (the others are in `SEEDS35_OPEN`); the
 regression tests of each fix are beside the code they test (tests/test_verify/sums/
-test_sums_termwise_coefficients.py, tests/test_verify/search/test_search_zero_norm.py).
+test_sums_termwise_coefficients.py, tests/test_verify/search/students/test_students_zero_norm.py).
 
 Checking the two large files costs minutes of CPU, so they run under `slow`; the inductions
 are quick."""
