@@ -1,8 +1,8 @@
 """The seeds' proof steps as students and lecturers write them (gaps35): every step of the
 shared table `cases.steps.SEEDS35` (and its sums and inductions) gets its expected verdict at
 the default budget, every false twin is refuted or unknown and never proved, and the true
-steps still unknown (`SEEDS35_OPEN`) are never refuted. Of the 158 steps, 11 true ones were
-unknown on main (fc981b9), 8 of them proved now (the others are in `SEEDS35_OPEN`); the
+steps still unknown (`SEEDS35_OPEN`) are never refuted. Of the 158 steps, 13 true ones were
+unknown on main (fc981b9), 10 of them proved now (the others are in `SEEDS35_OPEN`); the
 regression tests of each fix are beside the code they test (tests/test_verify/sums/
 test_sums_termwise_coefficients.py, tests/test_verify/search/students/test_students_zero_norm.py).
 
