@@ -69,7 +69,11 @@ def one(body: str, budget: str = "small") -> checker.StepReport:
     return check_proof(proof, store=None, budget=BUDGETS[budget]).steps[0]
 
 
-@pytest.mark.parametrize("name", sorted(TRUE))
+QUICK = ("kernel-score", "margin-sum")  # the others under `slow`: the suite stays short
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=() if n in QUICK else (pytest.mark.slow,))
+                                  for n in sorted(TRUE)])
 def test_sums_weighted_by_scalars_are_proved_by_the_combination_found(name: str) -> None:
     body, fact = TRUE[name]
     report = one(body)
@@ -83,6 +87,7 @@ def test_their_false_twins_are_never_proved(name: str) -> None:
     assert one(FALSE[name]).status != "proved"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(FALSE))
 def test_their_false_twins_stay_unproved_when_the_lemmas_are_tried(
         name: str, monkeypatch: pytest.MonkeyPatch) -> None:
