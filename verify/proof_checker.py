@@ -761,7 +761,7 @@ def _with_termwise(proof: Proof, step: Step, report: StepReport, budget: SearchB
         cut = cut or _capped(found)
         if found.status == "proved":
             proved.append((lemma, found))
-            covered |= set(lemma.key)
+            covered |= set(lemma.key) if lemma.covers else set()
     if not proved or left() == 0:
         return _clock(replace(report, seconds=spent()), cut or bool(proved))
     decided = replace(step, uses=(*step.uses, *(lemma.use for lemma, _ in proved)))

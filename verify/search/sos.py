@@ -9,6 +9,9 @@
 * Hints supplied by the user: squares of scalar hints, norm squares of vector hints.
 * Scaled squares: those squares times the square of a monomial of scalars that divides the
   whole target (`c**2*|w - x|^2`, which is `|c*w - c*x|^2`).
+* Vectors of norm zero: a combination `v` of two or more vector names that an equality
+  hypothesis says is `norm2(v) == 0` (`zero_norm_vectors`), whose Gram minors with the
+  other vectors say `<v,x> == 0` (Cauchy–Schwarz).
 * `ldlt_squares`: when the gap itself is a quadratic form in monomials, an exact rational
   LDL^T factorisation of one Gram matrix gives weighted squares without any LP.
 """
@@ -27,6 +30,7 @@ from sympy.polys.rings import PolyElement
 
 from proofs.language.terms import Vec, scalar
 from verify.kernel import GramMinor, NormSquare, Sos, Square
+from verify.kernel.atoms import gram_pair
 from verify.search.lp import Term, charge
 from verify.search.polynomials import Context, degree, fraction
 
@@ -303,6 +307,62 @@ def difference_scaled_norms(ctx: Context, target: PolyElement, max_degree: int) 
 
     return _upto(_terms(ctx, ("difference scaled norms", choices), build, shared=True),
                  max_degree)
+
+
+def zero_norm_vectors(ctx: Context) -> list[Vec]:
+    """The combinations `v` of two or more vector names whose squared norm an equality
+    hypothesis is, up to a positive rational factor (`norm2(w2 - eta*w1) == 0`), in
+    hypothesis order, each once.
+
+    The hypothesis is read as a quadratic form in the vector names, `sum M_ab <a,b>` with
+    scalar polynomials `M_ab`, and is `r*|v|^2` exactly when `M = r*c*c^T`: `c` is taken from
+    a row whose diagonal entry is a positive rational `r` (its coefficient 1), and the whole
+    of `M` is checked against it, so only a hypothesis that is such a norm gives a vector.
+    Nothing here is believed: the vector only enters Gram minors the kernel expands itself.
+    Two runs with step sizes 1 and eta stay proportional, `norm2(w2 - eta*w1) == 0`, and a
+    student then writes `dot(w2, x) == eta*dot(w1, x)`: its certificate is the Gram minor of
+    (w2 - eta*w1, x) and the equality times `<x,x>`, which the pools never form (they hold
+    minors of names and of hints only)."""
+    key = "zero norm vectors"
+    if key in ctx.cache:
+        return ctx.cache[key]  # type: ignore[return-value]
+    out: list[Vec] = []
+    for j in ctx.indices("=="):
+        charge(ctx.work, len(ctx.hyps[j]))  # one pass over its terms
+        found = _norm_of(ctx, ctx.judgement.hypotheses[j].expr)
+        if found is not None and len(found) >= 2 and found not in out:
+            out.append(found)
+    ctx.cache[key] = out
+    return out
+
+
+def _norm_of(ctx: Context, expr: sympy.Expr) -> Vec | None:
+    """The vector `v` with `expr == r*|v|^2` for a rational `r > 0` (`zero_norm_vectors`),
+    or None."""
+    grams = {s: p for s in expr.free_symbols if (p := gram_pair(s)) is not None}
+    if not grams:
+        return None
+    poly = sympy.Poly(expr, *sorted(grams, key=str))
+    if any(sum(m) != 1 for m in poly.monoms()):
+        return None  # not a quadratic form in the vectors: some term has no Gram symbol, or two
+    form: dict[tuple[str, str], sympy.Expr] = {}
+    for monomial, coeff in poly.terms():
+        a, b = sorted(grams[poly.gens[monomial.index(1)]])
+        form[(a, b)] = coeff if a == b else coeff / 2
+    names = sorted({n for pair in form for n in pair})
+
+    def entry(a: str, b: str) -> sympy.Expr:
+        return form.get((a, b) if a <= b else (b, a), sympy.Integer(0))
+
+    pivot = next((b for b in names if entry(b, b).is_Rational and entry(b, b) > 0), None)
+    if pivot is None:
+        return None
+    r = entry(pivot, pivot)
+    c = {a: sympy.expand(entry(a, pivot) / r) for a in names}
+    if any(sympy.expand(entry(a, b) - r * c[a] * c[b]) != 0
+           for a, b in combinations_with_replacement(names, 2)):
+        return None
+    return Vec(c)
 
 
 def diagonal_grams(ctx: Context) -> set[int]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from sympy.polys.rings import PolyElement
 
+from proofs.language.terms import Vec
 from verify import kernel
 from verify.kernel import Certificate, Fact, NormSquare, Product, Square
 from verify.kernel import atoms as atoms_
@@ -49,6 +50,7 @@ from verify.search.sos import (
     scaled,
     scaled_squares,
     weighted,
+    zero_norm_vectors,
 )
 from verify.search.work import Work
 from verify.verdict import Stop
@@ -616,6 +618,38 @@ class DifferenceScaledNorms(HypothesisProducts):
                 *difference_scaled_norms(ctx, target, bound)]
 
 
+class ZeroNormVectors(Strategy):
+    """`equalities times unwritten squared norms` with each vector an equality says has norm
+    zero (`sos.zero_norm_vectors`: `norm2(w2 - eta*w1) == 0`) added to the vector pool, as a
+    vector hint would be, so that its Gram minors with the other vectors are columns.
+
+    Two runs, one with step size eta, stay proportional; a student states it as
+    `norm2(w2 - eta*w1) == 0` and concludes `dot(w2, x) == eta*dot(w1, x)`: each half, in
+    refutation form, is the square of the negated claim, the Gram minor of (w2 - eta*w1, x)
+    and the equality times `<x,x>`. It was unknown at every budget without the hint `w2 -
+    eta*w1` (a single name of norm zero was proved already: its minors are in the pool). A
+    certificate found with the added vectors is one of the judgement itself (hints change
+    no hypothesis). It applies only where an equality is such a norm, and comes after every
+    other strategy before the SDP, so no certificate they find changes."""
+
+    name = "vectors of norm zero"
+    INNER: ClassVar[tuple[Strategy, ...]] = (UnwrittenNorms(),)
+
+    def applies(self, ctx: Context) -> bool:
+        return super().applies(ctx) and bool(ctx.indices("==")) and bool(self._added(ctx))
+
+    @staticmethod
+    def _added(ctx: Context) -> list[Vec]:
+        return [v for v in zero_norm_vectors(ctx) if v not in ctx.vector_hints]
+
+    def candidates(self, ctx: Context) -> Iterator[Certificate]:
+        wide = Context(ctx.judgement, (*ctx.scalar_hints, *ctx.vector_hints, *self._added(ctx)),
+                       ctx.work)
+        for strategy in self.INNER:
+            if strategy.applies(wide):
+                yield from strategy.candidates(wide)
+
+
 class _Cleared(SignProducts):
     """`sign products` with one multiplier only (`missing_factor`'s trial)."""
 
@@ -813,6 +847,7 @@ STRATEGIES: tuple[Strategy, ...] = (
     UnwrittenNorms(),
     DegreeSixProducts(),
     DifferenceScaledNorms(),
+    ZeroNormVectors(),
     SemidefiniteSquares(),
 )
 BEFORE_SDP: tuple[Strategy, ...] = STRATEGIES[:-1]

@@ -47,11 +47,13 @@ Summations = Callable[[Use, Proof], Sequence[tuple[str, sympy.Expr, sympy.Expr,
 class Lemma:
     """A lemma about one member (`step`, a direct step of `proof` as `extended` makes it),
     the use that sums it over its sum's set, and the sums it speaks of (`key`: a lemma
-    whose key another proved one has is not tried)."""
+    whose key another proved one has is not tried). A filter's lemma (`covers` False)
+    bounds a combination of its sums, not each, so it leaves them to the lemmas after it."""
 
     step: Step
     use: Use
     key: tuple[sympy.Symbol, ...]
+    covers: bool = True
 
     @property
     def shown(self) -> str:
@@ -94,17 +96,22 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
            summations: Summations) -> tuple[Proof, tuple[Lemma, ...]]:
     """The proof with `index` declared (the lemmas' home), and the lemmas for `step`'s sums
     in `goals` (its obligations), in order: for several sums over one set in one claim `p >= 0`
-    (`p > 0`, `p == 0`), the part of p linear in them as one body `>= 0` (`sum(a) <= sum(b)`
-    from `a[j] <= b[j]`); then each sum's body `>= 0`, then `<= 0` (a sum a proved lemma
-    speaks of already is not tried again: `Lemma.key`). At most
-    `MAX_LEMMAS`; deterministic."""
+    (`p > 0`, `p == 0`), the part of p linear in them as one body `>= 0` (`== 0` for a claim
+    `p == 0`; `sum(a) <= sum(b)` from `a[j] <= b[j]`, `sum(j in G, y[j]*dot(ts, x[j])) >=
+    g*sum(j in G, 1)` from `y[j]*dot(ts, x[j]) - g >= 0`), or, where p is not linear in
+    them, each filter `f >= 0` (`f > 0`) of their set whose sum over the set is a
+    combination of them (`dot(ts, sum(j in G, y[j]*x[j]))**2 >= g**2*sum(j in G, 1)**2`
+    needs `S1 - g*S2 >= 0`, the filter `y[j]*dot(ts, x[j]) >= g` summed); then each sum's
+    body `>= 0`, then `<= 0` (a sum a proved lemma speaks of already is not tried again:
+    `Lemma.key`). At most `MAX_LEMMAS`; deterministic."""
     home = replace(proof, scalars=(*proof.scalars, index))
     found = _sums(goals, MAX_SUMS)
     taken = {s.id for s in proof.steps}
     stem = lemma_stem(step.id)
     out: list[Lemma] = []
 
-    def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr) -> None:
+    def add(claim: str, key: tuple[sympy.Symbol, ...], s: atoms.Sum, want: sympy.Expr | None,
+            op: str = ">=") -> None:
         if len(out) >= MAX_LEMMAS:
             return
         k = len(out) + 1
@@ -112,10 +119,11 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
             k += 1
         if len(name) > 64:  # no step id (a file's ids took every k up to here)
             return
-        made = _lemma(home, step, name, index, s, claim, want, summations)
+        made = _lemma(home, step, name, index, s, claim, want, summations, op,
+                      frozenset(bodies))
         if made is not None:
             taken.add(name)
-            out.append(Lemma(made[0], made[1], key))
+            out.append(Lemma(made[0], made[1], key, covers=want is not None))
 
     bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]] = {}
     for target in found:
@@ -125,14 +133,21 @@ def lemmas(proof: Proof, step: Step, goals: Sequence[Obligation], index: str,
         body = _source(_member(s, index))
         if body is not None:
             bodies[target] = (s, body)
-    for fact in _claims(goals):  # several sums over one set in one claim: term by term
+    for fact, kind in _claims(goals):  # several sums over one set in one claim: term by term
         groups: dict[tuple[object, ...], list[sympy.Symbol]] = {}
         for target in sorted(fact.free_symbols & set(bodies), key=sympy.default_sort_key):
             s = bodies[target][0]
             groups.setdefault((s.bound, s.lo, s.hi, s.filters), []).append(target)
+        op = "==" if kind == "==" else ">="
         for group in groups.values():
-            if len(group) > 1 and (made := _combination(fact, group, bodies, index)):
-                add(f"{made[0]} >= 0", tuple(group), bodies[group[0]][0], made[1])
+            made = _combination(fact, group, bodies, index) if len(group) > 1 else None
+            if made:
+                add(f"{made[0]} {op} 0", tuple(group), bodies[group[0]][0], made[1], op)
+                continue
+            s = bodies[group[0]][0]
+            if sympy.Poly(fact, *group).total_degree() > 1:  # not linear in them: the set's
+                for text in _filters(s, index):  # own filters
+                    add(text, tuple(group), s, None)
     for target, (s, body) in bodies.items():
         add(f"{body} >= 0", (target,), s, target)
         add(f"{body} <= 0", (target,), s, -target)
@@ -212,27 +227,49 @@ def _sums(goals: Iterable[Obligation], most: int) -> list[sympy.Symbol]:
     return list(out)
 
 
-def _claims(goals: Iterable[Obligation]) -> list[sympy.Expr]:
-    """The polynomials of the claims of `goals` (`p >= 0`, `p > 0`, `p == 0`), each once."""
-    return list(dict.fromkeys(goal.judgement.claim.expr for goal in goals))
+def _claims(goals: Iterable[Obligation]) -> list[tuple[sympy.Expr, str]]:
+    """The claims of `goals` (`p >= 0`, `p > 0`, `p == 0`) as (p, kind), each once."""
+    return list(dict.fromkeys((goal.judgement.claim.expr, goal.judgement.claim.kind)
+                              for goal in goals))
 
 
 def _combination(fact: sympy.Expr, group: list[sympy.Symbol],
                  bodies: dict[sympy.Symbol, tuple[atoms.Sum, str]], index: str
                  ) -> tuple[str, sympy.Expr] | None:
-    """The part of `fact` linear in the sums of `group` (over one set), with constant
-    coefficients, as one body at the member `index` (`2*y[j]*z[j] - y[j]**2 - z[j]**2`)
-    and as the sums (`2*S1 - S2 - S3`); None when a coefficient is not constant."""
+    """The part of `fact` linear in the sums of `group` (over one set), as one body at the
+    member `index` (`2*y[j]*z[j] - y[j]**2 - z[j]**2`) and as the sums (`2*S1 - S2 - S3`);
+    None when a coefficient reads a sum. A coefficient may be a polynomial in the step's
+    other atoms (`g*sum(j in G, 1)`, the margin times a count): free
+    of the fresh index, it moves into the body, where the kernel's linearity takes it out
+    again (`atoms.finite_sum`), so the lemma summed is exactly this part (`_lemma` checks)."""
     poly = sympy.Poly(fact, *group)
     if poly.total_degree() > 1:
         return None
     pairs = [(poly.coeff_monomial(g), g) for g in group]
-    if any(not c.is_Rational for c, _ in pairs):
+    if any(not all(_plain(n) for n in c.free_symbols) for c, _ in pairs):
         return None
     body = sympy.expand(sum((c * _member(atoms.structure(g), index)  # type: ignore[arg-type]
                              for c, g in pairs), sympy.Integer(0)))
     text = _source(body)
     return None if text is None else (text, sum((c * g for c, g in pairs), sympy.Integer(0)))
+
+
+def _filters(s: atoms.Sum, index: str) -> list[str]:
+    """The inequality filters of `s`'s set at the member `index`, as lemma claims
+    (`dot(ts, x[j])*y[j] - g >= 0`), in the set's order; an equality filter says nothing a
+    sum of nonnegative terms needs."""
+    out = []
+    for expr, kind in s.filters:
+        text = _source(atoms.substitute(expr, {f"#{s.bound}": sympy.Symbol(index)}, {}))
+        if text is not None and kind in (">=", ">"):
+            out.append(f"{text} {kind} 0")
+    return out
+
+
+def _plain(name: sympy.Symbol) -> bool:
+    """Whether `name` may stand in a coefficient moved into a sum's body: no sum (a body with
+    a sum inside has no text a lemma could read back, `_source`) and no bound index."""
+    return not isinstance(atoms.structure(name), atoms.Sum) and not atoms.INDEX.search(name.name)
 
 
 def _member(s: atoms.Sum, index: str) -> sympy.Expr:
@@ -255,10 +292,13 @@ def _source(e: sympy.Expr) -> str | None:
 
 
 def _lemma(home: Proof, step: Step, name: str, index: str, s: atoms.Sum, claim: str,
-           want: sympy.Expr, summations: Summations) -> tuple[Step, Use] | None:
+           want: sympy.Expr | None, summations: Summations, op: str = ">=",
+           known: frozenset[sympy.Symbol] = frozenset()) -> tuple[Step, Use] | None:
     """The lemma `claim` about the member `index` of `s`'s set, and its use summed over that
     set, if its text reads back and the kernel sums it to exactly `want` (the sum's
-    expression it was written for) >= 0; else None."""
+    expression it was written for) `op` 0 (an equality's two sides in either order), or,
+    with no `want` (a filter's lemma), to anything `>= 0` whose sums are all `known` (the
+    step's: a fact about a sum it never reads cannot help it); else None."""
     lo, hi = _source(s.lo), _source(s.hi)
     if lo is None or hi is None:
         return None
@@ -284,7 +324,13 @@ def _lemma(home: Proof, step: Step, name: str, index: str, s: atoms.Sum, claim: 
             total = kernel.summed(stated, j, lo_, hi_, filters).claim
         except (kernel.KernelError, ProofFileError, ExpressionError, ValueError):
             continue
-        if sympy.expand(total.lhs - total.rhs - want) == 0 and total.op == ">=":
+        gap = sympy.expand(total.lhs - total.rhs)
+        if want is None:
+            sums = {x for x in gap.free_symbols if isinstance(atoms.structure(x), atoms.Sum)}
+            if total.op == ">=" and sums and sums <= known:
+                return lemma, use
+        elif total.op == op and (sympy.expand(gap - want) == 0 or (
+                op == "==" and sympy.expand(gap + want) == 0)):
             return lemma, use
     return None
 
