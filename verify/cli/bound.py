@@ -47,7 +47,9 @@ def register(subparsers: Any) -> None:
         help="R^2, the certified maximum margin, the Novikoff bound and the perceptron's mistakes",
         description="Compute R^2 = max ||x||^2 and the certified maximum margin gamma^2 of DATA "
         "exactly, the Novikoff bound R^2/gamma^2, and the perceptron's mistakes on DATA. "
-        "Exit 0 when separable, 1 when not separable (with a Gordan certificate), 2 on bad input.",
+        "Exit 0 when separable, 1 when not separable (with a Gordan certificate) or when a "
+        "run's mistakes or updates pass their bound (which the theorem says they cannot), 2 "
+        "on bad input.",
     )
     parser.add_argument("data", nargs="?", metavar="DATA", help="the data file (- for stdin)")
     parser.add_argument("--example", metavar="NAME", choices=sorted(EXAMPLES),

@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -569,6 +570,22 @@ def test_the_budget_help_says_the_clock_decides_where_a_time_limit_cuts(
     assert code == 0
     assert ("findings never depend on this, nor on the clock unless --time-limit cuts a step "
             "short") in " ".join(out.split())
+
+
+def test_the_bound_help_says_a_run_past_its_bound_exits_1(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """docstruth (docs35 D4): `bound` exits 1 on separable data too when a run's updates pass
+    their bound (`within_bound` false, which the theorem says cannot be: a bug to see), as
+    `run --beta` does; its help said exit 0 whenever the data are separable. The bound made
+    0 here stands for such a run."""
+    monkeypatch.setattr("perceptron.geometry.bound.margin_bound", lambda *_: Fraction(0))
+    code, out, _ = cli(capsys, "bound", "--example", "10-607", "--beta", "1")
+    assert code == 1
+    assert out.rstrip().endswith("MORE THAN THE BOUND")  # the margin perceptron's line
+    code, out, _ = cli(capsys, "bound", "--help")
+    assert code == 0
+    assert ("1 when not separable (with a Gordan certificate) or when a run's mistakes or "
+            "updates pass their bound") in " ".join(out.split())
 
 
 def test_explain_exits_2_on_a_proof_file_it_cannot_read_as_its_help_says(
