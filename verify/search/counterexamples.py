@@ -1248,6 +1248,8 @@ def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
     of that state's world: the state is known only as the run reaches it). Empty when the
     point's counter is no such natural or no update reads a per-update vector: the walk is
     then no other run than the point's example replayed."""
+    from verify.kernel.algebra import names_of
+
     count = point.scalars.get(rule.variable)
     fresh = per_update_names(rule)
     if count is None or count.denominator != 1 or not 1 <= count <= limit:
@@ -1255,6 +1257,11 @@ def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
     solved = {v: [n for n in term if n in fresh] for v, term in rule.step.items()
               if isinstance(term, Mapping) and v in point.vectors}
     solved = {v: names[0] for v, names in solved.items() if len(names) == 1}
+    # the rest of the update must not read what is solved for (`(1 + norm2(x))*w + y*x`):
+    # solved at the state's old example, the new one would move w elsewhere (adv35)
+    read = set().union(*(names_of(c) for v in solved
+                         for c in rule.step[v].values()))  # type: ignore[union-attr]
+    solved = {v: p for v, p in solved.items() if not read & set(solved.values())}
     if not solved:
         return ()
     total = int(count)
