@@ -1314,6 +1314,9 @@ def _replayed(rule: Induction, claim: Rel, point: Counterexample, limit: int,
             if s < len(walked):
                 states[-1] = at(states[-1], walked[s](Point(states[-1]).world))
             elif walked and s == len(walked):
+                if any(n in d and d[n] != mine for d, n, mine in _iterated(rule, point,
+                                                                            states[-1])):
+                    return None  # not at the point's state (`c = c + 1`, the point's c = 5)
                 states[-1] = at(states[-1], own)
             value = Point(states[-1]).value
             if s > 0 and not evaluate(claim, "the invariant", value):
@@ -1333,6 +1336,19 @@ def _replayed(rule: Induction, claim: Rel, point: Counterexample, limit: int,
     except KernelError:  # a value the run reads is missing, or a division by zero
         return None
     return None
+
+
+def _iterated(rule: Induction, point: Counterexample, state: Counterexample
+              ) -> Iterator[tuple[Mapping[str, object], str, object]]:
+    """Each iterated name of `rule` with `state`'s value of it, beside the point's values
+    (scalars or vectors, where it is): the walk reached the point's state only where every
+    one the point gives is equal (a walk moves vectors only; an iterated scalar such as
+    `c = c + 1` is at the walk's count of updates, maybe not at the point's value)."""
+    for n in rule.step:
+        if n in state.scalars:
+            yield point.scalars, n, state.scalars[n]
+        elif n in state.vectors:
+            yield point.vectors, n, state.vectors[n]
 
 
 def start_point(starts: Sequence[tuple[str, Sequence[tuple[str, object]], object]],
