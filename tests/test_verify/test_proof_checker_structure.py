@@ -591,3 +591,84 @@ def test_a_walk_needs_a_natural_count_of_updates_and_a_vector_to_solve_for() -> 
         assert walk(rule, Counterexample({**point.scalars, "t": t}, point.vectors)) == ()
     scaling = kernel.Induction("t", {"w": {}}, {"w": {"w": sympy.Integer(2)}})
     assert walk(scaling, point) == ()
+
+
+WALK_READS_ITS_EXAMPLE = b"""
+title = "a walk whose update reads its example twice"
+vectors = ["w", "x"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[[step]]
+id = "grows"
+claim = "norm2(w) <= t"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "(1 + norm2(x))*w + y*x" }
+given = ["y**2 == 1"]
+constants = []
+"""
+
+
+def test_a_walk_reaches_the_points_state_or_is_not_made() -> None:
+    """adv35: `walk` solved for the example as if the rest of the update did not read it, so
+    with `(1 + norm2(x))*w + y*x` its second update, made on x = 0 from w = -1, left w at -1,
+    not the point's -2, and the run refuting_run then made was no walk to the point's state,
+    though the message and explain said so. A walk is made only where its updates, applied
+    as the run applies them, reach the point's iterated values."""
+    from verify.kernel import run_value
+    from verify.kernel.certificates import Point
+    from verify.search.counterexamples import walk
+
+    proof = parse_proof(WALK_READS_ITS_EXAMPLE, "walk.toml")
+    rule = proof_checker.sequent(proof, proof.steps[0], ()).rule
+    point = Counterexample({"t": Fraction(2), "y": Fraction(-1)},
+                           {"w": (Fraction(-2),), "x": (Fraction(1, 2),)})
+    steps = walk(rule, point)
+    start = Counterexample({"t": Fraction(0), "y": Fraction(-1)},
+                           {"w": (Fraction(0),), "x": point.vectors["x"]})
+    states = [start]
+    for k, made in enumerate(steps):
+        here = Counterexample(states[-1].scalars, {**states[-1].vectors,
+                                                   **made(Point(states[-1]).world)})
+        w = run_value(Point(here).world, rule.step["w"])
+        states.append(Counterexample({**here.scalars, "t": Fraction(k + 1)},
+                                     {**here.vectors, "w": w}))
+    assert not steps or states[-1].vectors["w"] == point.vectors["w"], states[-1]
+
+
+WALK_WITH_A_SCALAR = b"""
+title = "a walk beside an iterated scalar"
+vectors = ["w", "x"]
+scalars = ["y", "t", "R", "beta", "c"]
+naturals = ["t"]
+[[step]]
+id = "c-plus"
+claim = "norm2(w) <= t*(beta + R**2) + c - t"
+[step.induction]
+variable = "t"
+base = { w = "0*w", c = "0" }
+step = { w = "w + y*x", c = "c + 1" }
+given = ["y**2 == 1", "y*dot(w, x) <= beta", "norm2(x) <= R**2", "beta >= 0"]
+constants = ["R", "beta"]
+"""
+
+
+@pytest.mark.parametrize("c", [Fraction(2), Fraction(5)])
+def test_a_walk_said_to_reach_the_points_state_reaches_every_iterated_name(c: Fraction) -> None:
+    """adv35: the walk moves vectors only; an iterated scalar (`c = c + 1`) is at its count
+    of updates, so with the point's c = 5 the run refuting_run made passed w = -2 at t = 2
+    with c = 2, and was said to be 'a walk from the base to the step case's point's state'.
+    Where the point's c is the run's (2) the walk's run still refutes."""
+    from verify.search.counterexamples import refuting_run
+
+    proof = parse_proof(WALK_WITH_A_SCALAR, "walk.toml")
+    seq = proof_checker.sequent(proof, proof.steps[0], ())
+    point = Counterexample({"t": Fraction(2), "y": Fraction(-1), "R": Fraction(1),
+                            "beta": Fraction(1), "c": c},
+                           {"w": (Fraction(-2),), "x": (Fraction(1, 2),)})
+    run = refuting_run(seq.rule, seq.claim, point)
+    walked = run is not None and len({s.vectors["x"] for s in run[:-1]}) > 1
+    assert walked or c != 2
+    if walked:
+        assert run[2].scalars["c"] == c and run[2].vectors["w"] == point.vectors["w"]

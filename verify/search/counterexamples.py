@@ -1248,6 +1248,8 @@ def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
     of that state's world: the state is known only as the run reaches it). Empty when the
     point's counter is no such natural or no update reads a per-update vector: the walk is
     then no other run than the point's example replayed."""
+    from verify.kernel.algebra import names_of
+
     count = point.scalars.get(rule.variable)
     fresh = per_update_names(rule)
     if count is None or count.denominator != 1 or not 1 <= count <= limit:
@@ -1255,6 +1257,11 @@ def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
     solved = {v: [n for n in term if n in fresh] for v, term in rule.step.items()
               if isinstance(term, Mapping) and v in point.vectors}
     solved = {v: names[0] for v, names in solved.items() if len(names) == 1}
+    # the rest of the update must not read what is solved for (`(1 + norm2(x))*w + y*x`):
+    # solved at the state's old example, the new one would move w elsewhere (adv35)
+    read = set().union(*(names_of(c) for v in solved
+                         for c in rule.step[v].values()))  # type: ignore[union-attr]
+    solved = {v: p for v, p in solved.items() if not read & set(solved.values())}
     if not solved:
         return ()
     total = int(count)
@@ -1307,6 +1314,9 @@ def _replayed(rule: Induction, claim: Rel, point: Counterexample, limit: int,
             if s < len(walked):
                 states[-1] = at(states[-1], walked[s](Point(states[-1]).world))
             elif walked and s == len(walked):
+                if any(n in d and d[n] != mine for d, n, mine in _iterated(rule, point,
+                                                                            states[-1])):
+                    return None  # not at the point's state (`c = c + 1`, the point's c = 5)
                 states[-1] = at(states[-1], own)
             value = Point(states[-1]).value
             if s > 0 and not evaluate(claim, "the invariant", value):
@@ -1326,6 +1336,19 @@ def _replayed(rule: Induction, claim: Rel, point: Counterexample, limit: int,
     except KernelError:  # a value the run reads is missing, or a division by zero
         return None
     return None
+
+
+def _iterated(rule: Induction, point: Counterexample, state: Counterexample
+              ) -> Iterator[tuple[Mapping[str, object], str, object]]:
+    """Each iterated name of `rule` with `state`'s value of it, beside the point's values
+    (scalars or vectors, where it is): the walk reached the point's state only where every
+    one the point gives is equal (a walk moves vectors only; an iterated scalar such as
+    `c = c + 1` is at the walk's count of updates, maybe not at the point's value)."""
+    for n in rule.step:
+        if n in state.scalars:
+            yield point.scalars, n, state.scalars[n]
+        elif n in state.vectors:
+            yield point.vectors, n, state.vectors[n]
 
 
 def start_point(starts: Sequence[tuple[str, Sequence[tuple[str, object]], object]],
