@@ -54,6 +54,7 @@ from verify.runs.columns import Instance, InstanceBatch, Origin, Provenance
 from verify.runs.online import KIND as ONLINE
 from verify.runs.online import OnlineUpdates, Update
 from verify.runs.quantity import margin
+from verify.typeset.words import counted
 
 #: What `check_run` accepts as a run (iterates also as any iterable: a generator is read
 #: lazily, to at most `max_updates + 1` of them).
@@ -270,7 +271,8 @@ def check_run(data: Dataset | tuple[object, object], run: RunLike, *,
             raise ValueError(f"iterate w_{t} has {len(w)} coordinates, the data need {width}"
                              + (" (the bias included)" if conv.bias else ""))
     if given is not None and len(given) != len(iterates) - 1:
-        raise ValueError(f"{len(given)} example indices for {len(iterates) - 1} updates")
+        raise ValueError(f"{counted(len(given), 'example index', 'example indices')} for "
+                         f"{counted(len(iterates) - 1, 'update')}")
     reference = _reference(run_data, u, conv.bias)
     steps = _Steps(run_data, conv, iterates, given, formats)
     return _Checker(run_data, conv, iterates, steps, reference, bool(finished),
@@ -367,8 +369,9 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
         iterates = [first, *(r.w_after for r in records)]
         return conv, iterates, [r.index for r in records], [None] * len(iterates)
     given = _listed(run, max_updates + 1, lambda read: (
-        f"the run gave more than {max_updates} updates (read from a {type(run).__name__}, "
-        f"which has no length): check_run reads at most max_updates + 1 = {read - 1} "
+        f"the run gave more than {counted(max_updates, 'update')} (read from a "
+        f"{type(run).__name__}, which has no length): check_run reads at most "
+        f"max_updates + 1 = {read - 1} "
         "iterates of such a run, so that an endless one ends; pass max_updates= for a "
         "longer run, or its iterates as a list or an array"))
     iterates = [_vector(w) for w in given]
@@ -376,7 +379,8 @@ def _resolve_run(run: RunLike, conventions: Conventions | None,
         raise ValueError("no iterates: a run has at least w_0")
     T = len(iterates) - 1
     listed = None if indices is None else _listed(indices, T, lambda _read: (
-        f"more than {T} example indices for {T} updates"))
+        f"more than {counted(T, 'example index', 'example indices')} for "
+        f"{counted(T, 'update')}"))
     return (conventions or DEFAULT, iterates,
             None if listed is None else [_index(i) for i in listed],
             [_float_format(w) for w in given])

@@ -181,7 +181,7 @@ def test_bad_input_is_a_clear_error() -> None:
         check_run(data, [[0, 0], [1, 0, 0]])
     with pytest.raises(ValueError, match="u has 3 coordinates"):
         check_run(data, [[0, 0]], u=[1, 0, 0])
-    with pytest.raises(ValueError, match="1 example indices for 0 updates"):
+    with pytest.raises(ValueError, match="1 example index for 0 updates"):
         check_run(data, [[0, 0]], indices=[0])
 
 
@@ -465,7 +465,7 @@ def test_endless_indices_are_read_no_further_than_the_updates() -> None:
             assert read < 1_000, "indices read far past the updates"
             yield 0
 
-    with pytest.raises(ValueError, match="more than 1 example indices for 1 updates"):
+    with pytest.raises(ValueError, match=r"more than 1 example index for 1 update$"):
         check_run(data, [[0, 0], [2, 0]], indices=zeros())
     assert check_run(data, [[0, 0], [2, 0]], indices=iter([0]), finished=False).ok
 
