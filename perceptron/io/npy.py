@@ -242,8 +242,8 @@ def _shape(shape: tuple[int, ...]) -> str:
     return "(" + ", ".join(map(_count, shape)) + ("," if len(shape) == 1 else "") + ")"
 
 
-#: numpy's own cap on the length of a `.npy` header (its `max_header_size` default): a table
-#: of numbers has a header of a hundred bytes or so.
+#: numpy's message for a `.npy` header past its cap (`max_header_size`, read by `_max_header`):
+#: a table of numbers has a header of a hundred bytes or so.
 _HEADER_SIZE = re.compile(r"Header info length \((\d+)\) is large")
 
 

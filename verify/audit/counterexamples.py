@@ -274,7 +274,7 @@ def _smaller(data: Dataset) -> Iterator[Candidate]:
             entries = [int(v) for x in data.X for v in x]
             if (common := gcd(*entries)) > 1:
                 yield _dataset([[v / common for v in x] for x in data.X], data.y, data.name)
-            top = max(map(abs, entries))
+            top = max(map(abs, entries), default=0)  # no entries (d = 0): no ladder
             for m in _ladder(top):
                 yield _dataset([[Fraction(round(v * m / top)) for v in x] for x in data.X],
                                data.y, data.name)

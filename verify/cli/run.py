@@ -26,6 +26,7 @@ from perceptron.conventions import RULES, Conventions
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError, printable
 from perceptron.examples import DEFAULT_EXAMPLE, EXAMPLES, example
+from perceptron.geometry.linear import margin_numerators
 from perceptron.numbers import parse_exact, shown
 from verify.cli.common import UsageError, add_limit_options, label_column, limits, whole_number
 from verify.cli.margin import margin_beta
@@ -206,11 +207,11 @@ def _margin_run(args: argparse.Namespace) -> int:
         gamma2 = None
     report, made = margin_perceptron(target, args.beta, args.epochs, r2, gamma2)
     assert made is not None  # --epochs is at least 1
-    margins = [y * sum((a * b for a, b in zip(made.w, x, strict=True)), Fraction(0))
-               for x, y in zip(target.X, target.y, strict=True)]
+    numerators, common = margin_numerators(target, made.w)
+    least_margin = Fraction(min(numerators), common)
     report |= {"R2": as_text(r2), "gamma2": None if gamma2 is None else as_text(gamma2),
                "w": [as_text(v) for v in made.w], "bias": bias,
-               "least_margin": as_text(min(margins))}
+               "least_margin": as_text(least_margin)}
     beyond = report["within_bound"] is False
     named_json, named_fields = header_u(args)
     if args.json:
@@ -218,11 +219,11 @@ def _margin_run(args: argparse.Namespace) -> int:
         return 1 if beyond else 0
     beta = shown(args.beta, SHOW_DIGITS)
     if report["bound"] is None:
-        bound = "none: the data are not separable (gamma^2 = 0)"
+        bound = "none: the data are not separable (no margin gamma > 0)"
     else:
         bound = (f"(R^2 + 2 beta)/gamma^2 = {shown(Fraction(report['bound']), SHOW_DIGITS)}; "
-                 f"{report['updates']} updates {'<=' if not beyond else '>'} bound")
-    least = shown(min(margins), SHOW_DIGITS)
+                 f"{counted(report['updates'], 'update')} {'<=' if not beyond else '>'} bound")
+    least = shown(least_margin, SHOW_DIGITS)
     fields = [
         ("data", f"{printable(data.name)} ({counted(data.n, 'example')}, "
                  f"{counted(data.d, 'feature')})"),
@@ -233,7 +234,7 @@ def _margin_run(args: argparse.Namespace) -> int:
         ("converged", f"yes (an epoch without an update: every y<w,x> > {beta})"
          if made.converged else f"no (hit the cap of {args.epochs} epochs; see --epochs)"),
         ("margin", f"least y<w,x> = {least}, "
-                   + (f"> {beta}" if min(margins) > args.beta else f"<= {beta}")
+                   + (f"> {beta}" if least_margin > args.beta else f"<= {beta}")
                    + " (checked exactly)"),
         ("bound", bound),
         ("w", f"({weights(made.w)})" + (" (bias last)" if bias else "")),

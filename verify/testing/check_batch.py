@@ -29,6 +29,7 @@ from verify.runs.batch import BatchRun, batch_run_from_engine, batch_starts
 from verify.runs.plugin import Algorithm, Plugin, PluginFault
 from verify.runs.quantity import Scenario
 from verify.testing.check_implementation import builtin_sources
+from verify.typeset.words import counted
 
 #: The campaign sources a batch perceptron is checked on by default.
 BATCH_SOURCES = ("tight", "generated")
@@ -160,20 +161,15 @@ def compare(exact_run: BatchRun, converged: bool, theirs: BatchRun) -> tuple[str
                     f"(theta_{k + 1} = theta_{k} + alpha_{k} xbar_{k}), the exact run's is "
                     f"{as_text(a.alpha)}{times}",)
     if len(mine) < len(want):
-        return (f"stopped after {_times(len(mine))} with M_{len(mine)} non-empty; the "
-                f"exact run makes {len(want)}" + (
+        return (f"stopped after {counted(len(mine), 'iteration')} with M_{len(mine)} "
+                f"non-empty; the exact run makes {len(want)}" + (
                     f" and stops with M_{len(want)} empty" if converged else
                     " (to its limit)"),)
     if len(mine) > len(want):
-        return (f"made {_times(len(mine))}; the exact run stops after {len(want)}, "
+        return (f"made {counted(len(mine), 'iteration')}; the exact run stops after {len(want)}, "
                 f"M_{len(want)} being empty" if converged else
-                f"made {_times(len(mine))}, past the limit of {len(want)}",)
+                f"made {counted(len(mine), 'iteration')}, past the limit of {len(want)}",)
     return ()
-
-
-def _times(n: int) -> str:
-    """`1 iteration`, `2 iterations`."""
-    return f"{n} iteration{'' if n == 1 else 's'}"
 
 
 def _set(members: Sequence[int]) -> str:

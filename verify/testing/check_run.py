@@ -450,10 +450,6 @@ def score_rounding(w: Sequence[Fraction], x: Sequence[Fraction], eta: Fraction,
             + tiny * max(Fraction(1), 1 / eta))
 
 
-def _updates(k: int) -> str:
-    return f"{k} update" + ("" if k == 1 else "s")
-
-
 def about(value: Fraction) -> str:
     """A positive bound in three digits (exactly when a float cannot hold it): the one
     printer of the float error bounds `check_run` and `check_implementation` state."""
@@ -816,17 +812,19 @@ class _Checker:
             values += [f"{n} = {_text(v)}" for n, v in sorted(instance.vectors.items())]
             return (f"{where}: {STATEMENTS.get(check, check)} fails for "
                     f"{', '.join(values)}{units}")
+        after = f"after {counted(k, 'update')}"
         if check == "norm-invariant":
-            return (f"after {_updates(k)}: ||w_{k}||^2 = {beside(norm2(w[k]))} > t eta^2 R^2 "
+            return (f"{after}: ||w_{k}||^2 = {beside(norm2(w[k]))} > t eta^2 R^2 "
                     f"= {beside(k * eta**2 * R2)}")
         assert self.u is not None
         gamma = margin(self.data, self.u)
         if check == "lower-bound":
-            return (f"after {_updates(k)}: <w_{k}, u> = {beside(dot(w[k], self.u))} < "
+            return (f"{after}: <w_{k}, u> = {beside(dot(w[k], self.u))} < "
                     f"t eta gamma_u = {beside(k * eta * gamma)}")
         bound = mistake_bound(R2, normalised_margin2(gamma, norm2(self.u)))
-        return (f"after {_updates(k)}: t gamma_u^2 = {beside(k * gamma**2)} > R^2 ||u||^2 = "
-                f"{beside(R2 * norm2(self.u))}: {_updates(k)} exceed the Novikoff bound "
+        return (f"{after}: t gamma_u^2 = {beside(k * gamma**2)} > R^2 ||u||^2 = "
+                f"{beside(R2 * norm2(self.u))}: {counted(k, 'update')} "
+                f"{'exceeds' if k == 1 else 'exceed'} the Novikoff bound "
                 f"R^2 ||u||^2 / gamma_u^2 = {beside(bound)}")
 
 

@@ -510,3 +510,12 @@ def test_a_run_the_same_at_every_scale_is_shrunk_to_small_integers(tmp_path: Pat
     assert max(abs(v) for x in data.X for v in x) <= 2, data.X
     assert all(v.denominator == 1 for x in data.X for v in x) and data.d == 1
     assert fails(witness.check, data, "online", got.header) is not None  # as the file reads
+
+
+def test_data_with_no_entries_have_no_smaller_candidate() -> None:
+    """Review 35 F4: the all-entries-at-once move of the shrinker took the largest entry of
+    integer data with `max`, a ValueError on data of dimension 0 (which `Dataset` allows);
+    such data have nothing to make smaller."""
+    from verify.audit.counterexamples import _smaller
+
+    assert list(_smaller(Dataset.of([[], []], [1, -1]))) == []

@@ -231,8 +231,22 @@ def test_beta_on_data_no_line_separates_has_no_bound(capsys: pytest.CaptureFixtu
     code, out, _ = run_cli(capsys, "--example", "xor", "--beta", "1/2", "--epochs", "4")
     shown = fields(out)
     assert code == 0
-    assert shown["bound"] == "none: the data are not separable (gamma^2 = 0)"
+    assert shown["bound"] == "none: the data are not separable (no margin gamma > 0)"
     assert shown["converged"] == "no (hit the cap of 4 epochs; see --epochs)"
+
+
+def test_beta_counts_one_update_in_the_singular(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Review 35 F3: a margin run of one update was said "1 updates <= bound"; and on data
+    no line separates the bound line said "gamma^2 = 0" where the best margin may be
+    negative (XOR): it now says no margin gamma > 0 exists."""
+    path = tmp_path / "one.csv"
+    path.write_text("x,y\n1,1\n")
+    code, out, _ = run_cli(capsys, str(path), "--beta", "0")
+    shown = fields(out)
+    assert code == 0 and shown["updates"] == "1"
+    assert shown["bound"] == "(R^2 + 2 beta)/gamma^2 = 1; 1 update <= bound"
+    assert shown["margin"] == "least y<w,x> = 1, > 0 (checked exactly)"
 
 
 @pytest.mark.parametrize(("args", "said"), [
