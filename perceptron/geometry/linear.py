@@ -25,7 +25,7 @@ from operator import attrgetter, mul
 import numpy as np
 
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, WorkLimitError
 
 __all__ = [
     "SingularSystem",
@@ -325,14 +325,100 @@ _PRIMES = _primes_below(2**25, 4)
 _P_BITS = 25
 
 
+#: The work budget of the exact solves of one computation (one maximum margin, one
+#: separability decision), in limb operations (`solve_cost`): this many per bit of the data's
+#: integer form, and at least `SOLVE_WORK_FLOOR`. Measured when it was introduced (CPython,
+#: about 3-4 * 10^8 limb operations per CPU-second): the benchmark data spend at most about a
+#: quarter of it (Z3200, 100 x 1000 entries over the denominators up to 3200: 3.8 * 10^9 of
+#: 1.5 * 10^10), the built-in examples and small files at most 2^22 of the floor; a 1.6 KB file
+#: of `7e9999` and `3e-5000` would spend over 10^11 per solve, hours, and is stopped at its
+#: budget of about 3 * 10^8 (under a CPU-second).
+SOLVE_WORK_PER_BIT = 32
+SOLVE_WORK_FLOOR = 2**26
+
+
+def default_solve_work(rows: Sequence[Sequence[int]]) -> int:
+    """The default budget of the exact solves on data whose integer form is `rows`: linear in
+    the size of that form (so the work is bounded by the input, as `--max-scaled-bits` bounds
+    the form), never below the floor that small data need."""
+    size = sum(v.bit_length() for row in rows for v in row)
+    return max(SOLVE_WORK_FLOOR, SOLVE_WORK_PER_BIT * size)
+
+
+class SolveBudget:
+    """Work allowed to the exact linear solves of one computation, charged before each solve.
+
+    Why: the exact elimination costs about n^3 operations on integers of up to the Hadamard
+    bound's size, quadratic in their limbs; a small file of huge and tiny numbers makes that
+    bound millions of bits, and the solve would run for hours. Each solve is charged its
+    predicted cost (`solve_cost`) before it starts, so a budget that would be exceeded fires
+    before the work is done, and the same input stops at the same solve on any machine.
+    """
+
+    def __init__(self, limit: int, *, what: str = "the exact solve",
+                 source: str | None = None) -> None:
+        self.limit = limit
+        self.what = what
+        self.source = source
+        self.spent = 0
+
+    def charge(self, cost: int) -> None:
+        """Count `cost`; raise `WorkLimitError` (spending nothing) when it would pass the limit."""
+        if self.spent + cost > self.limit:
+            raise WorkLimitError(
+                f"{self.what} not computed: its exact linear algebra would pass its work limit "
+                f"of {self.limit} limb operations ({SOLVE_WORK_PER_BIT} per bit of the data's "
+                f"integer form; their numbers are too large, or too many digits apart, to "
+                f"solve exactly; no command-line option raises it, in Python pass max_work=)",
+                source=self.source)
+        self.spent += cost
+
+
+def _bits(v: int) -> int:
+    return abs(v).bit_length()
+
+
+def solve_cost(a: Sequence[Sequence[int]], b: Sequence[int]) -> int:
+    """The predicted work of `solve_integer_system(a, b)` in 64-bit limb operations.
+
+    The solution's numerators and denominator are minors of [A | b], at most `h` bits by
+    Hadamard's bound (sum of the columns' bit sizes, each its largest entry's plus log2 n);
+    the Fraction elimination makes about n^3 operations on such numbers, each quadratic in
+    their limbs (CPython's gcd and division); the p-adic one an inverse mod p (n^3 machine
+    operations), one digit of h / 25 bits per n^2 products, and n reconstructions.
+    """
+    n = len(a)
+    if n == 0:
+        return 0
+    spread = n.bit_length()
+    h = sum(max(_bits(r[j]) for r in a) + spread for j in range(n))
+    h += max((_bits(v) for v in b), default=0) + spread
+    limbs = h // 64 + 1
+    if _padic_path(a, b):
+        return n**3 + n * n * (h // _P_BITS + 1) + n * limbs * limbs
+    return n**3 * limbs * limbs
+
+
+def _padic_path(a: Sequence[Sequence[int]], b: Sequence[int]) -> bool:
+    """Whether `solve_integer_system` lifts p-adically (large systems of machine integers)."""
+    n = len(a)
+    if n <= 24 or n > 4096:
+        return False
+    big_a = max(abs(v) for r in a for v in r)
+    big_b = max(abs(v) for v in b)
+    return big_a * n * (_PRIMES[0] + 1) < 2**62 and big_b < 2**62
+
+
 def solve_integer_system(
-    a: Sequence[Sequence[int]], b: Sequence[int]
+    a: Sequence[Sequence[int]], b: Sequence[int], budget: SolveBudget | None = None
 ) -> tuple[list[int], int]:
     """Solve A x = b exactly for square integer A: returns (numerators, D) with x = num / D.
 
     Raises `SingularSystem` when A is singular. (With the modular method a matrix that is
     singular modulo every prime tried is reported singular too; that never yields a wrong
-    solution, only a refusal, and it has probability about n / 2^25 per prime.)
+    solution, only a refusal, and it has probability about n / 2^25 per prime.) With a
+    `budget`, the solve is first charged its `solve_cost`, and `WorkLimitError` is raised
+    instead of starting a solve that would exceed it.
     """
     n = len(a)
     if any(len(r) != n for r in a) or len(b) != n:
@@ -340,11 +426,11 @@ def solve_integer_system(
     if n == 0:
         return [], 1
     big_a = max(abs(v) for r in a for v in r)
-    big_b = max(abs(v) for v in b)
     if big_a == 0:
         raise SingularSystem("zero matrix")
-    fast = n <= 4096 and big_a * n * (_PRIMES[0] + 1) < 2**62 and big_b < 2**62
-    if n <= 24 or not fast:
+    if budget is not None:
+        budget.charge(solve_cost(a, b))
+    if not _padic_path(a, b):
         return _solve_fraction(a, b)
     return _solve_padic(a, b)
 
