@@ -326,38 +326,45 @@ _P_BITS = 25
 
 
 #: The work budget of the exact solves of one computation (one maximum margin, one
-#: separability decision), in limb operations (`solve_cost`): this many per bit of the data's
-#: integer form, and at least `SOLVE_WORK_FLOOR`. Measured when it was introduced (CPython,
-#: about 3-4 * 10^8 limb operations per CPU-second): the benchmark data spend at most about a
-#: quarter of it (Z3200, 100 x 1000 entries over the denominators up to 3200: 3.8 * 10^9 of
-#: 1.5 * 10^10), the built-in examples and small files at most 2^22 of the floor; a 1.6 KB file
-#: of `7e9999` and `3e-5000` would spend over 10^11 per solve, hours, and is stopped at its
-#: budget of about 3 * 10^8 (under a CPU-second).
-SOLVE_WORK_PER_BIT = 32
-SOLVE_WORK_FLOOR = 2**26
+#: separability decision), in limb operations as `solve_integer_system` charges them (an
+#: upper estimate: about 3 * 10^9 of them per CPU-second on the busy 2-core machine where it
+#: was measured): this many per number of the data (a cell), and at least `SOLVE_WORK_FLOOR`.
+#: The benchmark's hardest files, Z3200 and Z12800 (100 x 1000 cells over denominators up
+#: to 3200 and 12800), charge 2.8 and 3.5 * 10^10 of their 10^11; every other benchmark file and
+#: built-in example under 2^23. A 1.6 KB file of 200 cells such as `7e9999` and `3e-5000`,
+#: whose solves would take hours, is stopped at the floor (2^32, about 1.5 CPU-seconds).
+SOLVE_WORK_PER_CELL = 2**20
+SOLVE_WORK_FLOOR = 2**32
 
 
 def default_solve_work(rows: Sequence[Sequence[int]]) -> int:
     """The default budget of the exact solves on data whose integer form is `rows`: linear in
-    the size of that form (so the work is bounded by the input, as `--max-scaled-bits` bounds
-    the form), never below the floor that small data need."""
-    size = sum(v.bit_length() for row in rows for v in row)
-    return max(SOLVE_WORK_FLOOR, SOLVE_WORK_PER_BIT * size)
+    the number of cells, so what a file may ask of the solver grows with what it holds, not
+    with how large its numbers are (a few huge numbers are a few cells), never below the
+    floor that small data need."""
+    cells = sum(map(len, rows))
+    return max(SOLVE_WORK_FLOOR, SOLVE_WORK_PER_CELL * cells)
+
+
+#: How a budget of `default_solve_work` is said when it fires.
+DEFAULT_SOLVE_WORK_WHY = "2^20 per number of the data, at least 2^32"
 
 
 class SolveBudget:
-    """Work allowed to the exact linear solves of one computation, charged before each solve.
+    """Work allowed to the exact linear solves of one computation, in limb operations.
 
-    Why: the exact elimination costs about n^3 operations on integers of up to the Hadamard
-    bound's size, quadratic in their limbs; a small file of huge and tiny numbers makes that
-    bound millions of bits, and the solve would run for hours. Each solve is charged its
-    predicted cost (`solve_cost`) before it starts, so a budget that would be exceeded fires
-    before the work is done, and the same input stops at the same solve on any machine.
+    Why: the exact elimination makes about n^3 operations on integers that grow up to the
+    Hadamard bound's size, each quadratic in their limbs; a small file of huge and tiny
+    numbers makes them millions of bits, and the solve would run for hours. Each piece of
+    work is charged before it is done (`solve_integer_system`), so a budget that would be
+    exceeded fires before the work, and the same input stops at the same piece on any
+    machine (a count, never a clock).
     """
 
-    def __init__(self, limit: int, *, what: str = "the exact solve",
+    def __init__(self, limit: int, *, what: str = "the exact solve", why: str = "max_work",
                  source: str | None = None) -> None:
         self.limit = limit
+        self.why = why
         self.what = what
         self.source = source
         self.spent = 0
@@ -367,36 +374,29 @@ class SolveBudget:
         if self.spent + cost > self.limit:
             raise WorkLimitError(
                 f"{self.what} not computed: its exact linear algebra would pass its work limit "
-                f"of {self.limit} limb operations ({SOLVE_WORK_PER_BIT} per bit of the data's "
-                f"integer form; their numbers are too large, or too many digits apart, to "
+                f"of {self.limit} limb operations ({self.why}; their numbers are too large, or too many digits apart, to "
                 f"solve exactly; no command-line option raises it, in Python pass max_work=)",
                 source=self.source)
         self.spent += cost
 
 
-def _bits(v: int) -> int:
-    return abs(v).bit_length()
+def _limbs_squared(bits: int) -> int:
+    """The cost of one operation on numbers of `bits` bits: quadratic in 64-bit limbs (CPython's
+    gcd and division, which every Fraction operation makes)."""
+    limbs = bits // 64 + 1
+    return limbs * limbs
 
 
-def solve_cost(a: Sequence[Sequence[int]], b: Sequence[int]) -> int:
-    """The predicted work of `solve_integer_system(a, b)` in 64-bit limb operations.
-
-    The solution's numerators and denominator are minors of [A | b], at most `h` bits by
-    Hadamard's bound (sum of the columns' bit sizes, each its largest entry's plus log2 n);
-    the Fraction elimination makes about n^3 operations on such numbers, each quadratic in
-    their limbs (CPython's gcd and division); the p-adic one an inverse mod p (n^3 machine
-    operations), one digit of h / 25 bits per n^2 products, and n reconstructions.
-    """
+def _padic_cost(a: Sequence[Sequence[int]], b: Sequence[int]) -> int:
+    """The predicted work of the p-adic solve in limb operations: an inverse mod p (n^3 machine
+    operations), one digit of 25 bits per n^2 products up to Hadamard's bound `h` on the
+    solution's size (the columns' bit sizes summed, each its largest entry's plus log2 n),
+    then n reconstructions quadratic in h's limbs."""
     n = len(a)
-    if n == 0:
-        return 0
     spread = n.bit_length()
-    h = sum(max(_bits(r[j]) for r in a) + spread for j in range(n))
-    h += max((_bits(v) for v in b), default=0) + spread
-    limbs = h // 64 + 1
-    if _padic_path(a, b):
-        return n**3 + n * n * (h // _P_BITS + 1) + n * limbs * limbs
-    return n**3 * limbs * limbs
+    h = sum(max(abs(r[j]).bit_length() for r in a) + spread for j in range(n))
+    h += max(abs(v).bit_length() for v in b) + spread
+    return n**3 + n * n * (h // _P_BITS + 1) + n * _limbs_squared(h)
 
 
 def _padic_path(a: Sequence[Sequence[int]], b: Sequence[int]) -> bool:
@@ -417,8 +417,9 @@ def solve_integer_system(
     Raises `SingularSystem` when A is singular. (With the modular method a matrix that is
     singular modulo every prime tried is reported singular too; that never yields a wrong
     solution, only a refusal, and it has probability about n / 2^25 per prime.) With a
-    `budget`, the solve is first charged its `solve_cost`, and `WorkLimitError` is raised
-    instead of starting a solve that would exceed it.
+    `budget`, each piece of work is charged before it is done (the p-adic solve at once, the
+    Fraction elimination pivot by pivot, by the sizes its numbers have reached), and
+    `WorkLimitError` is raised instead of doing a piece that would exceed it.
     """
     n = len(a)
     if any(len(r) != n for r in a) or len(b) != n:
@@ -428,15 +429,22 @@ def solve_integer_system(
     big_a = max(abs(v) for r in a for v in r)
     if big_a == 0:
         raise SingularSystem("zero matrix")
-    if budget is not None:
-        budget.charge(solve_cost(a, b))
     if not _padic_path(a, b):
-        return _solve_fraction(a, b)
+        return _solve_fraction(a, b, budget)
+    if budget is not None:
+        budget.charge(_padic_cost(a, b))
     return _solve_padic(a, b)
 
 
-def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[int], int]:
-    """Gauss–Jordan elimination in Fractions with the sparsest available pivot."""
+def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int],
+                    budget: SolveBudget | None = None) -> tuple[list[int], int]:
+    """Gauss–Jordan elimination in Fractions with the sparsest available pivot.
+
+    With a `budget`, each pivot's row operations are charged before they are done: one
+    Fraction multiply-and-subtract per entry of each row updated, each quadratic in the limbs
+    of the pivot row's largest entry and the row's factor (the sizes the numbers have reached,
+    so data whose Fractions cancel, as a common denominator does, are charged what they cost).
+    """
     n = len(a)
     m = [[Fraction(v) for v in row] + [Fraction(bv)] for row, bv in zip(a, b, strict=True)]
     for k in range(n):
@@ -448,6 +456,12 @@ def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[
             raise SingularSystem(f"singular at column {k}")
         m[k], m[piv] = m[piv], m[k]
         pk = m[k]
+        if budget is not None:
+            top = max(map(_size, pk)) + _size(pk[k])
+            cost = (n + 1) * _limbs_squared(top)
+            cost += sum((n + 1) * _limbs_squared(top + _size(m[r][k]))
+                        for r in range(n) if r != k and m[r][k] != 0)
+            budget.charge(cost)
         inv = 1 / pk[k]
         pk = m[k] = [v * inv for v in pk]
         for r in range(n):

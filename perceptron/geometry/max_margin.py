@@ -53,6 +53,7 @@ import numpy as np
 from perceptron.dataset import Dataset
 from perceptron.errors import DataError, WorkLimitError
 from perceptron.geometry.linear import (
+    DEFAULT_SOLVE_WORK_WHY,
     SingularSystem,
     SolveBudget,
     common_denominator,
@@ -232,8 +233,9 @@ class _Problem:
         self.data = data
         self.bias = bias
         self.s, self.rows = scaled_rows(data)
-        limit = default_solve_work(self.rows) if max_work is None else max_work
-        self.budget = budget or SolveBudget(limit, what=what, source=data.name)
+        limit, why = ((default_solve_work(self.rows), DEFAULT_SOLVE_WORK_WHY) if max_work is None
+                      else (max_work, "max_work"))
+        self.budget = budget or SolveBudget(limit, what=what, why=why, source=data.name)
         self.y = data.y
         self.n = data.n
         self._cols: dict[int, list[int]] = {}
