@@ -374,8 +374,10 @@ class SolveBudget:
         if self.spent + cost > self.limit:
             raise WorkLimitError(
                 f"{self.what} not computed: its exact linear algebra would pass its work limit "
-                f"of {self.limit} limb operations ({self.why}; their numbers are too large, or too many digits apart, to "
-                f"solve exactly; no command-line option raises it, in Python pass max_work=)",
+                f"of {self.limit} limb operations ({self.why}): the numbers of these data are "
+                f"too large, or too many digits apart, to solve exactly, and no result is "
+                f"given; no command-line option raises the limit (in Python: max_work= of "
+                f"max_margin or exact_ldp)",
                 source=self.source)
         self.spent += cost
 
