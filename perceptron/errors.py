@@ -31,6 +31,12 @@ class DataError(ValueError):
                 (self.problem,))
 
 
+class WorkLimitError(DataError):
+    """An exact computation on the data would exceed its work budget (counted in big-integer
+    operations, never in seconds): the data are too large or hostile for it, and no answer is
+    given rather than a wrong one or none at all after hours."""
+
+
 class DataErrors(DataError):
     """Several independent faults of one data file (its header naming u twice and a start
     theta0 no run takes, ...): each is its own line wherever the faults are said

@@ -25,7 +25,7 @@ from operator import attrgetter, mul
 import numpy as np
 
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, WorkLimitError
 
 __all__ = [
     "SingularSystem",
@@ -325,14 +325,103 @@ _PRIMES = _primes_below(2**25, 4)
 _P_BITS = 25
 
 
+#: The work budget of the exact solves of one computation (one maximum margin, one
+#: separability decision), in limb operations as `solve_integer_system` charges them (an
+#: upper estimate: about 3 * 10^9 of them per CPU-second on the busy 2-core machine where it
+#: was measured): this many per number of the data (a cell), and at least `SOLVE_WORK_FLOOR`.
+#: The benchmark's hardest files, Z3200 and Z12800 (100 x 1000 cells over denominators up
+#: to 3200 and 12800), charge 2.8 and 3.5 * 10^10 of their 10^11; every other benchmark file and
+#: built-in example under 2^23. A 1.6 KB file of 200 cells such as `7e9999` and `3e-5000`,
+#: whose solves would take hours, is stopped at the floor (2^32, about 1.5 CPU-seconds).
+SOLVE_WORK_PER_CELL = 2**20
+SOLVE_WORK_FLOOR = 2**32
+
+
+def default_solve_work(rows: Sequence[Sequence[int]]) -> int:
+    """The default budget of the exact solves on data whose integer form is `rows`: linear in
+    the number of cells, so what a file may ask of the solver grows with what it holds, not
+    with how large its numbers are (a few huge numbers are a few cells), never below the
+    floor that small data need."""
+    cells = sum(map(len, rows))
+    return max(SOLVE_WORK_FLOOR, SOLVE_WORK_PER_CELL * cells)
+
+
+#: How a budget of `default_solve_work` is said when it fires.
+DEFAULT_SOLVE_WORK_WHY = "2^20 per number of the data, at least 2^32"
+
+
+class SolveBudget:
+    """Work allowed to the exact linear solves of one computation, in limb operations.
+
+    Why: the exact elimination makes about n^3 operations on integers that grow up to the
+    Hadamard bound's size, each quadratic in their limbs; a small file of huge and tiny
+    numbers makes them millions of bits, and the solve would run for hours. Each piece of
+    work is charged before it is done (`solve_integer_system`), so a budget that would be
+    exceeded fires before the work, and the same input stops at the same piece on any
+    machine (a count, never a clock).
+    """
+
+    def __init__(self, limit: int, *, what: str = "the exact solve", why: str = "max_work",
+                 source: str | None = None) -> None:
+        self.limit = limit
+        self.why = why
+        self.what = what
+        self.source = source
+        self.spent = 0
+
+    def charge(self, cost: int) -> None:
+        """Count `cost`; raise `WorkLimitError` (spending nothing) when it would pass the limit."""
+        if self.spent + cost > self.limit:
+            raise WorkLimitError(
+                f"{self.what} not computed: its exact linear algebra would pass its work limit "
+                f"of {self.limit} limb operations ({self.why}): the numbers of these data are "
+                f"too large, or too many digits apart, to solve exactly, and no result is "
+                f"given; no command-line option raises the limit (in Python: max_work= of "
+                f"max_margin or exact_ldp)",
+                source=self.source)
+        self.spent += cost
+
+
+def _limbs_squared(bits: int) -> int:
+    """The cost of one operation on numbers of `bits` bits: quadratic in 64-bit limbs (CPython's
+    gcd and division, which every Fraction operation makes)."""
+    limbs = bits // 64 + 1
+    return limbs * limbs
+
+
+def _padic_cost(a: Sequence[Sequence[int]], b: Sequence[int]) -> int:
+    """The predicted work of the p-adic solve in limb operations: an inverse mod p (n^3 machine
+    operations), one digit of 25 bits per n^2 products up to Hadamard's bound `h` on the
+    solution's size (the columns' bit sizes summed, each its largest entry's plus log2 n),
+    then n reconstructions quadratic in h's limbs."""
+    n = len(a)
+    spread = n.bit_length()
+    h = sum(max(abs(r[j]).bit_length() for r in a) + spread for j in range(n))
+    h += max(abs(v).bit_length() for v in b) + spread
+    return n**3 + n * n * (h // _P_BITS + 1) + n * _limbs_squared(h)
+
+
+def _padic_path(a: Sequence[Sequence[int]], b: Sequence[int]) -> bool:
+    """Whether `solve_integer_system` lifts p-adically (large systems of machine integers)."""
+    n = len(a)
+    if n <= 24 or n > 4096:
+        return False
+    big_a = max(abs(v) for r in a for v in r)
+    big_b = max(abs(v) for v in b)
+    return big_a * n * (_PRIMES[0] + 1) < 2**62 and big_b < 2**62
+
+
 def solve_integer_system(
-    a: Sequence[Sequence[int]], b: Sequence[int]
+    a: Sequence[Sequence[int]], b: Sequence[int], budget: SolveBudget | None = None
 ) -> tuple[list[int], int]:
     """Solve A x = b exactly for square integer A: returns (numerators, D) with x = num / D.
 
     Raises `SingularSystem` when A is singular. (With the modular method a matrix that is
     singular modulo every prime tried is reported singular too; that never yields a wrong
-    solution, only a refusal, and it has probability about n / 2^25 per prime.)
+    solution, only a refusal, and it has probability about n / 2^25 per prime.) With a
+    `budget`, each piece of work is charged before it is done (the p-adic solve at once, the
+    Fraction elimination pivot by pivot, by the sizes its numbers have reached), and
+    `WorkLimitError` is raised instead of doing a piece that would exceed it.
     """
     n = len(a)
     if any(len(r) != n for r in a) or len(b) != n:
@@ -340,17 +429,24 @@ def solve_integer_system(
     if n == 0:
         return [], 1
     big_a = max(abs(v) for r in a for v in r)
-    big_b = max(abs(v) for v in b)
     if big_a == 0:
         raise SingularSystem("zero matrix")
-    fast = n <= 4096 and big_a * n * (_PRIMES[0] + 1) < 2**62 and big_b < 2**62
-    if n <= 24 or not fast:
-        return _solve_fraction(a, b)
+    if not _padic_path(a, b):
+        return _solve_fraction(a, b, budget)
+    if budget is not None:
+        budget.charge(_padic_cost(a, b))
     return _solve_padic(a, b)
 
 
-def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[int], int]:
-    """Gauss–Jordan elimination in Fractions with the sparsest available pivot."""
+def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int],
+                    budget: SolveBudget | None = None) -> tuple[list[int], int]:
+    """Gauss–Jordan elimination in Fractions with the sparsest available pivot.
+
+    With a `budget`, each pivot's row operations are charged before they are done: one
+    Fraction multiply-and-subtract per entry of each row updated, each quadratic in the limbs
+    of the pivot row's largest entry and the row's factor (the sizes the numbers have reached,
+    so data whose Fractions cancel, as a common denominator does, are charged what they cost).
+    """
     n = len(a)
     m = [[Fraction(v) for v in row] + [Fraction(bv)] for row, bv in zip(a, b, strict=True)]
     for k in range(n):
@@ -362,6 +458,12 @@ def _solve_fraction(a: Sequence[Sequence[int]], b: Sequence[int]) -> tuple[list[
             raise SingularSystem(f"singular at column {k}")
         m[k], m[piv] = m[piv], m[k]
         pk = m[k]
+        if budget is not None:
+            top = max(map(_size, pk)) + _size(pk[k])
+            cost = (n + 1) * _limbs_squared(top)
+            cost += sum((n + 1) * _limbs_squared(top + _size(m[r][k]))
+                        for r in range(n) if r != k and m[r][k] != 0)
+            budget.charge(cost)
         inv = 1 / pk[k]
         pk = m[k] = [v * inv for v in pk]
         for r in range(n):

@@ -28,6 +28,11 @@ How it is found (untrusted, then exact):
 3. Should the cap be reached, the result is the best exactly verified lower bound on gamma^2
    (from an exactly feasible separator) with `optimal=False`.
 
+The exact solves share one work budget (`max_work`, in limb operations, `SolveBudget`), each
+charged its predicted cost before it starts: data whose numbers are huge and tiny at once
+(`7e9999` beside `3e-5000`) would otherwise make them run for hours. When it fires,
+`WorkLimitError` (a `DataError`) says so and no margin is given, never a wrong one.
+
 If the data are not separable (with a bias: `data.augmented()` is not), `max_margin` raises
 `NotSeparableError` carrying a checked Gordan certificate.
 """
@@ -46,10 +51,13 @@ from operator import mul
 import numpy as np
 
 from perceptron.dataset import Dataset
-from perceptron.errors import DataError
+from perceptron.errors import DataError, WorkLimitError
 from perceptron.geometry.linear import (
+    DEFAULT_SOLVE_WORK_WHY,
     SingularSystem,
+    SolveBudget,
     common_denominator,
+    default_solve_work,
     float_rows,
     functional_margins,
     margin2,
@@ -63,7 +71,7 @@ from perceptron.geometry.linear import (
 )
 from perceptron.geometry.separators import Inseparable, _obvious_gordan, quick_separability
 
-__all__ = ["MaxMarginResult", "NotSeparableError", "exact_ldp", "max_margin"]
+__all__ = ["MaxMarginResult", "NotSeparableError", "WorkLimitError", "exact_ldp", "max_margin"]
 
 
 class NotSeparableError(DataError):
@@ -152,12 +160,16 @@ class MaxMarginResult:
 # ---------------------------------------------------------------------------------------------
 
 
-def max_margin(data: Dataset, *, bias: bool = False, max_steps: int | None = 0) -> MaxMarginResult:
+def max_margin(data: Dataset, *, bias: bool = False, max_steps: int | None = 0,
+               max_work: int | None = None) -> MaxMarginResult:
     """The certified hard-margin SVM of `data` (with an unregularised bias if `bias`).
 
     `max_steps` caps the exact Lawson–Hanson steps after the float warm start; 0 (default)
-    means a generous automatic cap, None means no cap. Raises `NotSeparableError` (with a
-    Gordan certificate) when the data are not separable.
+    means a generous automatic cap, None means no cap. `max_work` bounds the work of all its
+    exact solves (limb operations, `SolveBudget`; None: `default_solve_work`, linear in the
+    size of the data's integer form): past it `WorkLimitError` is raised and no margin is
+    given. Raises `NotSeparableError` (with a Gordan certificate) when the data
+    are not separable.
     """
     if bias and len(set(data.y)) < 2:
         raise DataError(
@@ -167,7 +179,7 @@ def max_margin(data: Dataset, *, bias: bool = False, max_steps: int | None = 0) 
     quick = _obvious_gordan(data.augmented() if bias else data)
     if quick is not None:
         raise NotSeparableError(quick, bias=bias)
-    problem = _Problem(data, bias)
+    problem = _Problem(data, bias, "maximum margin", max_work)
     warm, float_w = _float_warm_start(problem)
     if max_steps == 0:
         max_steps = 2 * (data.n + data.d) + 50
@@ -183,11 +195,16 @@ def max_margin(data: Dataset, *, bias: bool = False, max_steps: int | None = 0) 
 
 
 def exact_ldp(
-    data: Dataset, *, bias: bool = False, max_steps: int | None = None
+    data: Dataset, *, bias: bool = False, max_steps: int | None = None,
+    max_work: int | None = None,
 ) -> MaxMarginResult | Inseparable:
     """The exact Lawson–Hanson method from a cold start: decides separability and, when
-    separable, returns the certified maximum margin. Finite; slow only on large data."""
-    problem = _Problem(data, bias)
+    separable, returns the certified maximum margin. Finite; slow only on large data.
+    `max_work` bounds its exact solves as in `max_margin` (`WorkLimitError` past it)."""
+    return _exact_ldp(_Problem(data, bias, "separability", max_work), max_steps)
+
+
+def _exact_ldp(problem: _Problem, max_steps: int | None) -> MaxMarginResult | Inseparable:
     outcome = problem.solve([], max_steps)
     if outcome is None:  # pragma: no cover - only with a finite max_steps
         raise RuntimeError("exact Lawson-Hanson hit its step cap")
@@ -211,10 +228,14 @@ class _Problem:
     g_k = h_k rho - <v_k, r>, with r = V^T u and rho = 1 - h^T u.
     """
 
-    def __init__(self, data: Dataset, bias: bool) -> None:
+    def __init__(self, data: Dataset, bias: bool, what: str, max_work: int | None,
+                 budget: SolveBudget | None = None) -> None:
         self.data = data
         self.bias = bias
         self.s, self.rows = scaled_rows(data)
+        limit, why = ((default_solve_work(self.rows), DEFAULT_SOLVE_WORK_WHY) if max_work is None
+                      else (max_work, "max_work"))
+        self.budget = budget or SolveBudget(limit, what=what, why=why, source=data.name)
         self.y = data.y
         self.n = data.n
         self._cols: dict[int, list[int]] = {}
@@ -261,7 +282,7 @@ class _Problem:
 
     def ls(self, P: Sequence[object]) -> tuple[list[int], int]:
         """The exact least-squares solution z on P: (E_P^T E_P) z = h_P."""
-        return solve_integer_system(self.normal_matrix(P), [self.h] * len(P))
+        return solve_integer_system(self.normal_matrix(P), [self.h] * len(P), self.budget)
 
     def point_coefficients(self, P: Sequence[object], un: Sequence[int]) -> dict[int, int]:
         """C with V^T u * ud = sum_m C_m xint_m."""
@@ -492,7 +513,8 @@ def _lower_bound(
     if best is None:
         target = data.augmented() if problem.bias else data
         # `separability(target)`, spelled out: that module sits above this one.
-        sep = quick_separability(target) or exact_ldp(target, bias=False, max_steps=None)
+        sep = quick_separability(target) or _exact_ldp(
+            _Problem(target, False, "separability", None, problem.budget), None)
         if isinstance(sep, Inseparable):
             raise NotSeparableError(sep, bias=problem.bias)
         w = sep.w[: data.d]

@@ -488,3 +488,79 @@ def test_a_decimal_whose_exact_value_no_memory_holds_is_refused_at_once() -> Non
             exact(Decimal(value))
     assert exact(Decimal("1e-9999")) == Fraction(1, 10**9999)
     assert exact(Decimal("2.5e-3")) == Fraction(1, 400)
+
+
+# ---- the max-margin solver's exact elimination (red team F9b) ---------------------------
+
+
+def huge_and_tiny(rows: int, cols: int, *, seed: int = 35, top: int = 3000) -> str:
+    """A CSV of cells such as `7e3000` and `-3e-1500` (random signs): its integer form fits the
+    default `--max-scaled-bits`, but the max-margin solver's Fraction elimination on it ran
+    for minutes (hours at 10 x 20 cells of `7e9999`). Separable: the label is the sign of
+    the first cell."""
+    r = random.Random(seed)
+
+    def cell() -> str:
+        sign = r.choice(["", "-"])
+        exponent = r.choice([r.randint(top // 2, top), -r.randint(top // 4, top // 2)])
+        return f"{sign}{r.randint(1, 9)}e{exponent}"
+
+    table = [[cell() for _ in range(cols)] for _ in range(rows)]
+    labels = [-1 if row[0].startswith("-") else 1 for row in table]
+    return "".join(",".join([*row, str(y)]) + "\n" for row, y in zip(table, labels, strict=True))
+
+
+@pytest.mark.parametrize("command", [["bound"], ["bound", "--beta", "1"], ["bound", "--bias"],
+                                     ["run", "--beta", "1"]])
+def test_huge_and_tiny_cells_stop_at_the_solver_work_budget(
+        tmp_path: Path, command: list[str]) -> None:
+    """F9b: one line, exit 2, saying which limit fired, and no margin; before the budget this
+    file (10 x 12 cells, 1 KB) ran past the guard's minute in the Fraction elimination. A
+    subprocess, so that a regression fails at the guard instead of hanging the suite."""
+    import subprocess
+
+    path = tmp_path / "huge-and-tiny.csv"
+    path.write_text(huge_and_tiny(10, 12))
+    done = subprocess.run([sys.executable, "-m", "verify", *command, str(path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    err = one_line_error(done.returncode, done.stderr)
+    assert "maximum margin not computed" in err and "work limit of 4294967296 limb" in err
+    assert "2^20 per number of the data, at least 2^32" in err
+    assert done.stdout == ""
+
+
+def test_the_solver_work_budget_never_changes_an_answer() -> None:
+    """A budget that fires gives no margin (WorkLimitError, a DataError: one line at the CLI);
+    one that does not gives the same certified margin as an unbounded one."""
+    from perceptron.errors import WorkLimitError
+    from perceptron.geometry.max_margin import exact_ldp
+
+    data = Dataset.of([["1", "1"], ["-1", "2"], ["1", "-1"], ["2", "3"]], [1, -1, 1, 1])
+    full = max_margin(data, max_work=2**62)
+    assert max_margin(data) == full and full.optimal and full.check(data)
+    with pytest.raises(WorkLimitError, match="max_work"):
+        max_margin(data, max_work=1)
+    with pytest.raises(WorkLimitError, match="separability not computed"):
+        exact_ldp(data, max_work=1)
+    assert issubclass(WorkLimitError, DataError)
+
+
+def test_the_solver_charges_what_the_fractions_cost() -> None:
+    """The Fraction elimination is charged by the sizes its numbers reach: a system of
+    10^3000-sized entries costs far more than the same system at unit size, and a budget
+    below its charge refuses it before any elimination (spending nothing)."""
+    from perceptron.errors import WorkLimitError
+    from perceptron.geometry.linear import SolveBudget, solve_integer_system
+
+    a = [[2, 1, 0], [1, 3, 1], [0, 1, 4]]
+    b = [1, 2, 3]
+    small, large = SolveBudget(2**62), SolveBudget(2**62)
+    assert solve_integer_system(a, b, small) == solve_integer_system(a, b)
+    big = 10**3000
+    scaled = [[v * big + 1 for v in row] for row in a]
+    assert solve_integer_system(scaled, b, large) == solve_integer_system(scaled, b)
+    assert large.spent > 1000 * small.spent > 0
+    tight = SolveBudget(large.spent // 10)
+    with pytest.raises(WorkLimitError):
+        solve_integer_system(scaled, b, tight)
+    assert tight.spent < large.spent // 10
