@@ -819,10 +819,18 @@ claim = "sum(k in 1..t, YU[k]**2) >= 0"
 """)
     audit = run_audit([path], budget="small", jobs=1)
     three, one = audit.proofs[0].steps
-    assert three.numeric is None and three.reason is not None  # every batch past it here
-    assert three.reason.startswith("its sums were not evaluated on any of the ")
-    assert "rows of its runs: the work budget of a step: its 3 sums range over " in three.reason
-    assert three.reason.endswith("more than 80 in all")
+    # the batches past the step's budget are left out, saying why; a batch of short runs
+    # alone (camp35's joint tiers keep small runs apart from 31-bit ones) may stay within it
+    if three.numeric is None:
+        assert three.reason is not None
+        assert three.reason.startswith("its sums were not evaluated on any of the ")
+        reason = three.reason
+    else:
+        assert three.numeric.unevaluated > 0 and three.numeric.reason is not None
+        assert 0 < three.numeric.instances < one.numeric.instances  # type: ignore[union-attr]
+        reason = three.numeric.reason
+    assert "the work budget of a step: its 3 sums range over " in reason
+    assert reason.endswith("more than 80 in all")
     assert one.numeric is not None and one.numeric.instances > 0
     assert one.numeric.reason is not None and "of a step" not in one.numeric.reason
     # the text summary said nothing of rows left out (the table counts the rows evaluated)
