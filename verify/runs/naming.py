@@ -110,7 +110,7 @@ class Naming:
     #: denotes the run's family of its own name, if the run has one
     families: Mapping[str, str] = field(default_factory=dict)
     #: the definitions exact on rationals that `defining` leaves unevaluated for their
-    #: degree in the run's quantities (`MAX_DEGREE`), each with that degree
+    #: degree in the run's quantities (`MAX_DEGREE`; `column_degree`), each with that degree
     too_high: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
@@ -630,10 +630,12 @@ def defined_unbound(names: Sequence[str], defined: Mapping[str, str],
                 f", which reads {high} = {defined[high]}, of degree {too_high[high]}")
         more = "".join(f"; {n} as {defined[n]}" for n in names[1:])
         return (f"{first} is defined as {text} ([define]){what} in the run's quantities "
-                f"(through the definitions it reads){more}: the audit evaluates on runs "
-                f"only definitions of degree at most {MAX_DEGREE} in them, as it reads any "
-                "expression (an exact value's size grows with its degree; each definition "
-                "may raise the one before it to a power): checked symbolically only")
+                f"(its exact value's numerator and denominator over both arguments counted "
+                f"together, through the definitions it reads){more}: the audit evaluates on "
+                f"runs only definitions of degree at most {MAX_DEGREE} in them, as it reads "
+                "any expression (an exact value's size grows with its degree; each "
+                "definition may raise the one before it to a power, or double its size): "
+                "checked symbolically only")
     what = (", which reads a sum or a family member, which the audit evaluates on runs in a "
             "step's statement but never inside a definition" if root is None and (
                 "sum(" in text or "[" in text) else
