@@ -1083,7 +1083,8 @@ def _by_run(seq: kernel.Sequent, stated: kernel.Statement, reports: Sequence[Goa
             refutation = kernel.refute_run(seq, states)
         except kernel.KernelError:  # a hypothesis or a lemma's claim fails on the way
             continue
-        return refutation, _run_message(rule, states, stated.claim), report.goal.label
+        return (refutation, _run_message(rule, point, states, stated.claim),
+                report.goal.label)
     return None
 
 
@@ -1129,8 +1130,8 @@ def _start_message(stated: kernel.Statement, count: int, report: GoalReport) -> 
     return message if count == 1 else f"{report.goal.label}: {message}"
 
 
-def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
-                 claim: kernel.Rel) -> str:
+def _run_message(rule: kernel.Induction, point: Counterexample,
+                 states: Sequence[Counterexample], claim: kernel.Rel) -> str:
     """`refuted by a run from the start: 1 update, on x = (1), y = 1, with eta = 2, then
     ...`: the per-update names and the run's constants that the claim does not name (an
     update `w + eta*y*x` or an update fact `y<w,x> <= b` reads them), which the point shown
@@ -1138,9 +1139,13 @@ def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
     update on `x = (-1)` reads as a wrong sum (newcomer 24). The last state is the point.
     A run whose examples change (`refuting_run`'s walk to the point's state) names each
     example with the updates made on it, in order (`2 updates on x = (1), then 1 on
-    x = (1/2)`): 'each on' the first would be untrue of the last (newcomer 34 N5)."""
+    x = (1/2)`): 'each on' the first would be untrue of the last (newcomer 34 N5). What
+    the run is (`run_made`: the point's example replayed, a walk to its state, or a walk on
+    which the invariant fails before it gets there) is said from that function, which
+    `explain` reads too (fix35 F2: a run that failed on the walk was called the point
+    replayed)."""
     from verify.render.certificates import assignments
-    from verify.search.counterexamples import per_update_names
+    from verify.search.counterexamples import per_update_names, run_made
 
     fresh = per_update_names(rule)
     first, count = states[0], len(states) - 1
@@ -1158,11 +1163,14 @@ def _run_message(rule: kernel.Induction, states: Sequence[Counterexample],
     free = ", ".join(assignments(first.scalars, first.vectors, set(rule.step) - set(rule.base)))
     if len(runs) > 1:
         on = ": " + ", then ".join(f"{k} on {example}" for example, k in runs)
-        how = ("a walk from the base to the step case's point's state, then the point's "
-               "example")
     else:
         on = f", {'each ' * (count > 1)}on {made[0]}" if made[0] else ""
-        how = "the step case's point replayed from the base"
+    how = {"replayed": "the step case's point replayed from the base",
+           "walked": "a walk from the base to the step case's point's state, then the "
+                     "point's example",
+           "toward": "a walk from the base toward the step case's point's state, on which "
+                     "the invariant fails before it gets there"}[
+        run_made(rule.variable, rule.step, point, states)]
     on += f", with {held}" if held else ""
     start = f"the start ({free}: the base leaves it free)" if free else "the start"
     return (f"refuted by a run from {start}: {count} update{'s' * (count > 1)}{on}, then "

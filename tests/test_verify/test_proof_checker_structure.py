@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -672,3 +673,52 @@ def test_a_walk_said_to_reach_the_points_state_reaches_every_iterated_name(c: Fr
     assert walked or c != 2
     if walked:
         assert run[2].scalars["c"] == c and run[2].vectors["w"] == point.vectors["w"]
+
+
+WALK_THAT_FAILS_ON_THE_WAY = b"""
+title = "a walk that fails on the way"
+vectors = ["w", "x", "u"]
+scalars = ["y", "t"]
+naturals = ["t"]
+[[step]]
+id = "toward"
+claim = "norm2(w) - 2*t*dot(u, w) - 2*t + t**2 >= 0"
+[step.induction]
+variable = "t"
+base = { w = "0*w" }
+step = { w = "w + y*x" }
+given = []
+constants = ["u"]
+"""
+
+
+def test_a_run_that_fails_on_the_walk_is_said_to_fail_on_the_way() -> None:
+    """fix35 F2 (review): from the point t = 2, y = 1, w = (4), x = (-1), u = (1) the replay
+    on x = (-1) never breaks the invariant, and the walk's first update, on x = (2), does:
+    the run stops there, one update on no example of the point's. It was printed as 'the
+    step case's point replayed from the base', and explain said 'the run made from the base
+    on this point's example': both untrue. Both now read `run_made` ('toward')."""
+    from verify.render.text import _Style
+    from verify.search.counterexamples import refuting_run
+
+    proof = parse_proof(WALK_THAT_FAILS_ON_THE_WAY, "toward.toml")
+    step = proof.steps[0]
+    seq = proof_checker.sequent(proof, step, ())
+    point = Counterexample({"t": Fraction(2), "y": Fraction(1)},
+                           {"w": (Fraction(4),), "x": (Fraction(-1),), "u": (Fraction(1),)})
+    run = refuting_run(seq.rule, seq.claim, point)
+    assert run is not None and len(run) == 2 and run[0].vectors["x"] == (Fraction(2),)
+    kernel.refute_run(seq, run)  # the refutation itself is sound
+    message = proof_checker._run_message(seq.rule, point, run, seq.claim)
+    assert message.startswith("refuted by a run from the start: 1 update, on y = 1, x = (2), "
+                              "then the invariant fails"), message
+    assert "replayed" not in message and "on which the invariant fails before it gets " \
+        "there" in message, message
+    report = check_step(proof, step)
+    goal = next(g for g in report.goals if g.goal.label.startswith("step"))
+    goal = replace(goal, verdict=replace(goal.verdict, counterexample=point))
+    style = _Style(None, None, {}, step, by_run=goal.goal.label, run=run)  # type: ignore[arg-type]
+    said = style.why_not(goal)
+    assert "on this point's example" not in said and "replayed" not in said, said
+    assert ("Not alone: the run made on a walk from the base toward this point's state "
+            "reaches a state where the invariant fails before it gets there") in said, said

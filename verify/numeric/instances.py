@@ -43,7 +43,7 @@ from verify.runs.columns import (
     max_abs,
 )
 from verify.runs.families import FamilyError, family_columns, is_atom, step_work, unevaluated
-from verify.runs.naming import Defined
+from verify.runs.naming import Defined, quotient_split
 from verify.search.shrinking import GreedyShrinker
 
 Status = Literal["held", "violated", "not-run"]
@@ -928,9 +928,8 @@ def _definition(function: str, args: Sequence[tuple[CompiledPolynomial, Compiled
 def _quotient_parts(arg: sympy.Expr) -> tuple[CompiledPolynomial, CompiledPolynomial]:
     """A definition's argument, a rational function, as its numerator and denominator
     polynomials (each row divides them exactly: `_quotient`)."""
-    num, den = sympy.fraction(sympy.together(arg))
-    return CompiledPolynomial.compile(sympy.expand(num)), CompiledPolynomial.compile(
-        sympy.expand(den))
+    num, den = quotient_split(arg)
+    return CompiledPolynomial.compile(num), CompiledPolynomial.compile(den)
 
 
 def _quotient(num: CompiledPolynomial, den: CompiledPolynomial, batch: InstanceBatch, n: int

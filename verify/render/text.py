@@ -40,6 +40,7 @@ from verify.kernel.algebra import holds, normal_form
 from verify.kernel.certificates import Point
 from verify.proof_checker import GoalReport, StepReport, check_step, refutes_nothing
 from verify.render.certificates import TEXT, Identity, Text, assignments, labels
+from verify.search.counterexamples import run_made
 from verify.search.work import DEFAULT_BUDGET, SearchBudget
 from verify.typeset import written
 from verify.typeset.indices import readable
@@ -405,23 +406,18 @@ class _Style:
         """Why a point of `report`'s goal, which is not decisive, refutes nothing alone
         (and, for an induction refuted by a run, that the run made from it does)."""
         alone = refutes_nothing(self.step, report.goal, report.verdict.counterexample)
-        made = ("on a walk from the base to this point's state, then on this point's example,"
-                if self.walked() else "from the base on this point's example")
+        point, rule = report.verdict.counterexample, self.step.rule
+        made = {"replayed": "from the base on this point's example",
+                "walked": "on a walk from the base to this point's state, then on this "
+                          "point's example,",
+                "toward": "on a walk from the base toward this point's state"}[
+            run_made(rule.variable, rule.step, point, self.run)] if (
+                report.goal.label == self.by_run and point is not None and self.run) else ""
+        before = " before it gets there" if made.startswith("on a walk from the base toward") \
+            else ""
         return (f"{alone}. Not alone: the run made {made} reaches a state where the invariant "
-                "fails, and that run refutes the step (its status above; its states after "
-                "this point)" if report.goal.label == self.by_run else alone)
-
-    def walked(self) -> bool:
-        """Whether the refuting run's examples change from update to update (`refuting_run`'s
-        walk to the point's state; newcomer 34 N5): a name neither iterated nor the counter
-        whose value differs between two states before the last."""
-        rule = self.step.rule
-        moving = {*getattr(rule, "step", {}), getattr(rule, "variable", "")}
-
-        def example(state: Counterexample) -> tuple[object, ...]:
-            return tuple(sorted((n, v) for d in (state.scalars, state.vectors)
-                                for n, v in d.items() if n not in moving))
-        return len({example(state) for state in self.run[:-1]}) > 1
+                f"fails{before}, and that run refutes the step (its status above; its states "
+                "after this point)" if made else alone)
 
     def run_lines(self, report: GoalReport) -> list[str]:
         """The refuting run made from `report`'s point, state by state from the base (none

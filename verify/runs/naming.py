@@ -110,7 +110,7 @@ class Naming:
     #: denotes the run's family of its own name, if the run has one
     families: Mapping[str, str] = field(default_factory=dict)
     #: the definitions exact on rationals that `defining` leaves unevaluated for their
-    #: degree in the run's quantities (`MAX_DEGREE`), each with that degree
+    #: degree in the run's quantities (`MAX_DEGREE`; `column_degree`), each with that degree
     too_high: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
@@ -181,7 +181,7 @@ class Naming:
         named = replace(self, defined=defined, too_high=too_high)  # reads them as they grow
         degrees: dict[str, int] = {}
         for made in defined.values():  # in file order: each reads earlier ones only
-            degrees[made.symbol] = max(_degree(a, degrees) for a in made.args)
+            degrees[made.symbol] = column_degree(made.args, degrees)
         names = {d.name for d in definitions}
         for definition in definitions:
             function = definition.text.split("(", 1)[0].strip()
@@ -200,7 +200,7 @@ class Naming:
             # exact value of about a megabit on each row: that audit ran for over 400 s
             # (without d4, 33 s for 5). Past the parser's bound on one expression it is
             # left unevaluated, checked symbolically only (`defined_unbound` says why).
-            degree = max(_degree(a, degrees) for a in replaced)
+            degree = column_degree(replaced, degrees)
             if degree > MAX_DEGREE:
                 too_high[definition.name] = degree
                 continue
@@ -572,19 +572,36 @@ def _indexed(judgement: Judgement, missing: Sequence[str], run: str,
             f" no family of {article}, {offers}{others}: checked symbolically only")
 
 
-def _degree(expr: sympy.Expr, degrees: Mapping[str, int]) -> int:
-    """A bound on the degree of `expr` in the run's quantities (an inner product counts 2,
-    an evaluated definition's column its own degree, `degrees` by its symbol; a quotient's
-    denominator counts as its numerator does): how many times the bits of the quantities
-    its exact value may take, which `Naming.defining` bounds (num35 F1)."""
-    if isinstance(expr, sympy.Symbol):
-        return degrees.get(expr.name, 2 if gram_pair(expr) else 1)
-    if isinstance(expr, sympy.Pow) and isinstance(expr.exp, sympy.Integer):
-        return abs(int(expr.exp)) * _degree(expr.base, degrees)
-    parts = [_degree(a, degrees) for a in expr.args]
-    if isinstance(expr, (sympy.Add, sympy.Max, sympy.Min)):
-        return max(parts, default=0)
-    return sum(parts)
+def quotient_split(arg: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    """A definition's argument, a rational function, as the expanded numerator and
+    denominator polynomials `together` makes of it: the one split both the column
+    (`verify.numeric.instances`) and its bound (`column_degree`) read, so the bound counts
+    what the column holds (fix35 F1)."""
+    num, den = sympy.fraction(sympy.together(arg))
+    return sympy.expand(num), sympy.expand(den)
+
+
+def column_degree(args: Iterable[sympy.Expr], degrees: Mapping[str, int]) -> int:
+    """A bound on the degree, in the run's quantities, of the column of a definition of
+    `args` (an inner product counts 2, an evaluated definition's column its own bound,
+    `degrees` by its symbol): how many times the bits of the quantities its exact
+    numerator and denominator may each take, which `Naming.defining` bounds (num35 F1).
+    The column of `max(a/da, b/db)` holds `a*db` over `da*db`
+    (`verify.numeric.instances._definition`), so the bound adds, over both arguments'
+    numerators and denominators, each symbol's highest exponent times its own degree: the
+    larger of a sum's terms, or of the two arguments, was no
+    bound (fix35 F1: a chain of `max(1/(d + 1) + 1/(t + 2), 0)`, each of degree 1 by that
+    measure, doubled its bits at each level)."""
+    total = 0
+    for arg in args:
+        for part in quotient_split(arg):
+            symbols = sorted(part.free_symbols, key=lambda s: s.name)
+            if not symbols:
+                continue
+            exponents = sympy.Poly(part, *symbols).degree_list()
+            total += sum(e * degrees.get(s.name, 2 if gram_pair(s) else 1)
+                         for s, e in zip(symbols, exponents, strict=True))
+    return total
 
 
 #: The definitions (`proofs.definitions.FUNCTIONS`) whose value is a root: irrational in
@@ -613,10 +630,12 @@ def defined_unbound(names: Sequence[str], defined: Mapping[str, str],
                 f", which reads {high} = {defined[high]}, of degree {too_high[high]}")
         more = "".join(f"; {n} as {defined[n]}" for n in names[1:])
         return (f"{first} is defined as {text} ([define]){what} in the run's quantities "
-                f"(through the definitions it reads){more}: the audit evaluates on runs "
-                f"only definitions of degree at most {MAX_DEGREE} in them, as it reads any "
-                "expression (an exact value's size grows with its degree; each definition "
-                "may raise the one before it to a power): checked symbolically only")
+                f"(its exact value's numerator and denominator over both arguments counted "
+                f"together, through the definitions it reads){more}: the audit evaluates on "
+                f"runs only definitions of degree at most {MAX_DEGREE} in them, as it reads "
+                "any expression (an exact value's size grows with its degree; each "
+                "definition may raise the one before it to a power, or double its size): "
+                "checked symbolically only")
     what = (", which reads a sum or a family member, which the audit evaluates on runs in a "
             "step's statement but never inside a definition" if root is None and (
                 "sum(" in text or "[" in text) else

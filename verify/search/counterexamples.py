@@ -1238,6 +1238,29 @@ def refuting_run(rule: Induction, claim: Rel, point: Counterexample,
             or _replayed(rule, claim, point, limit, naturals, walk(rule, point, limit)))
 
 
+def run_made(counter: str, iterated: Iterable[str], point: Counterexample,
+             states: Sequence[Counterexample]) -> str:
+    """What a run of `refuting_run` from `point` is, for every text that names it (one
+    home, fix35 F2; `counter` and `iterated`, the induction's variable and the names its
+    update moves, from the kernel's rule or the proof's alike): 'replayed', every update
+    made on the point's example; 'walked', the walk reached the point's state (its
+    counter's value of updates) and the next update was on the point's example; 'toward',
+    the invariant failed on the walk before it got there (`_replayed` stops at the first
+    state where it fails: that run is no replay of the point's example, nor a walk to its
+    state). An example is every name of a state but the counter and the iterated ones."""
+    moving = {counter, *iterated}
+
+    def example(state: Counterexample) -> tuple[object, ...]:
+        return tuple(sorted((n, v) for d in (state.scalars, state.vectors)
+                            for n, v in d.items() if n not in moving))
+    own = example(point)
+    made = [example(state) for state in states[:-1]]
+    if all(e == own for e in made):
+        return "replayed"
+    count = point.scalars.get(counter)
+    return "walked" if made[-1] == own and count == len(made) - 1 else "toward"
+
+
 def walk(rule: Induction, point: Counterexample, limit: int = RUN_UPDATES
          ) -> tuple[Callable[[World], dict[str, tuple[Fraction, ...]]], ...]:
     """The examples of a walk from the base to the state of `point` (a step case's

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import sympy
 
 from proofs.proof_file import load_proof
 from verify.numeric.algorithms import naming
@@ -46,8 +47,8 @@ def _proof(tmp_path: Path) -> Path:
 
 
 def test_a_definition_past_the_degree_bound_is_not_evaluated_on_runs(tmp_path: Path) -> None:
-    """`d1` (degree 16) and `e`, which reads it (16), are evaluated; `d2` (256) is not, nor
-    what reads it: before, every one was, `d4` at degree 65536."""
+    """`d1` (degree 16) and `e`, which reads it (17: `d1` and `t` added), are evaluated;
+    `d2` (256) is not, nor what reads it: before, every one was, `d4` at degree 65536."""
     proof = load_proof(_proof(tmp_path))
     named = naming(proof.numeric, proof)
     assert set(named.defined) == {"d1", "e"}
@@ -73,3 +74,43 @@ def test_a_step_on_it_is_not_run_with_its_degree_said(
                                       "256 in the run's quantities"), tower["reason"]
     assert "degree at most 32" in tower["reason"]
     assert "root" not in tower["reason"] and "sum" not in tower["reason"]
+
+
+def _chain(tmp_path: Path, step: str, levels: int = 8) -> Path:
+    """A proof whose `d{k+1}` is `step` on `d{k}`, each definition of degree at most 2 by
+    the bound before fix35 (which took the larger of a sum's terms and never counted the
+    denominators `together` multiplies), yet each value about twice the bits of the last."""
+    scalars = ", ".join(['"t"'] + [f'"d{k}"' for k in range(1, levels + 1)])
+    lines = ['d1 = "max(t, 0)"'] + [f'd{k + 1} = "{step.format(d=f"d{k}")}"'
+                                    for k in range(1, levels)]
+    text = (f'title = "a chain"\nvectors = ["w", "x"]\nscalars = [{scalars}]\n'
+            'naturals = ["t"]\n\n[define]\n' + "\n".join(lines)
+            + f'\n\n[[step]]\nid = "top"\nclaim = "d{levels} >= 0"\n\n'
+            '[numeric]\nrun = "online"\n')
+    path = tmp_path / "chain.toml"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("step", ["max(1/({d} + 1) + 1/(t + 2), 0)",
+                                  "max({d}/(t + 1), {d}/(t + 2))"])
+def test_a_chain_whose_columns_double_is_stopped(tmp_path: Path, step: str) -> None:
+    """fix35 F1 (review of num35): a column holds `a*db` over `da*db`, the sizes of both
+    arguments' numerators and denominators added, so each level of these chains doubles the
+    bits of the last (`d14` of the first 168 717 bits on 5 rows), while the bound before
+    said degree 1 or k for each: 30 such lines hung the audit. Now the bound adds them as
+    the column does (`d{k+1}` at 2*deg(d{k}) + 2: 1, 4, 10, 22, then 46 past 32)."""
+    proof = load_proof(_chain(tmp_path, step))
+    named = naming(proof.numeric, proof)
+    assert set(named.defined) == {"d1", "d2", "d3", "d4"}
+    assert dict(named.too_high) == {"d5": 46}
+
+
+def test_the_built_in_definition_stays_well_under_the_bound() -> None:
+    """The built-in proofs' one definition, `max(0, gamma - y*dot(u, x))`, counts 4 (gamma,
+    y, and the inner product 2): evaluated on runs as before."""
+    from proofs.language.terms import gram
+    from verify.runs.naming import column_degree
+
+    gamma, y = sympy.symbols("gamma y")
+    assert column_degree((sympy.Integer(0), gamma - y * gram("u", "x")), {}) == 4
