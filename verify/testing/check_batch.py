@@ -28,7 +28,7 @@ from perceptron.numbers import as_text, exact
 from verify.runs.batch import BatchRun, batch_run_from_engine, batch_starts
 from verify.runs.plugin import Algorithm, Plugin, PluginFault
 from verify.runs.quantity import Scenario
-from verify.testing.check_implementation import builtin_sources
+from verify.testing.check_implementation import Calls, builtin_sources
 from verify.typeset.words import counted
 
 #: The campaign sources a batch perceptron is checked on by default.
@@ -58,23 +58,13 @@ class BatchOutcome:
 
 
 @dataclass(frozen=True)
-class BatchReport:
+class BatchReport(Calls[BatchOutcome]):
     """Every call of a `check_batch_implementation`."""
 
     name: str
     step: str  # the exact run's step rule, as described
     rule: str
     outcomes: tuple[BatchOutcome, ...]
-
-    @property
-    def ok(self) -> bool:
-        """No call has a problem."""
-        return all(o.ok for o in self.outcomes)
-
-    @property
-    def failures(self) -> tuple[BatchOutcome, ...]:
-        """The calls with problems, in order."""
-        return tuple(o for o in self.outcomes if not o.ok)
 
     def summary(self) -> str:
         """One line per source: its calls and those with problems."""

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import floor
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -236,24 +236,40 @@ class ScenarioOutcome:
         return f"{self.source}{seed} {self.dataset} (n={self.n}, d={self.d}), {self.call.what}"
 
 
+class _Outcome(Protocol):
+    @property
+    def ok(self) -> bool: ...
+
+
+_O = TypeVar("_O", bound=_Outcome)
+
+
+class Calls(Generic[_O]):
+    """What every implementation check's report answers of its calls (`check_implementation`,
+    `check_margin_implementation`, `check_batch_implementation`): one home for the verdict a
+    test asserts and the calls it shows."""
+
+    outcomes: tuple[_O, ...]
+
+    @property
+    def ok(self) -> bool:
+        """No call has a problem."""
+        return all(o.ok for o in self.outcomes)
+
+    @property
+    def failures(self) -> tuple[_O, ...]:
+        """The calls with problems, in the order made."""
+        return tuple(o for o in self.outcomes if not o.ok)
+
+
 @dataclass(frozen=True)
-class ImplementationReport:
+class ImplementationReport(Calls["ScenarioOutcome"]):
     """Every scenario of `check_implementation`, with the verdict for tests."""
 
     implementation: str
     conventions: Conventions
     outcomes: tuple[ScenarioOutcome, ...] = field(default=())
     theory_only: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """No scenario has a problem."""
-        return all(o.ok for o in self.outcomes)
-
-    @property
-    def failures(self) -> tuple[ScenarioOutcome, ...]:
-        """The scenarios with problems, in the order run."""
-        return tuple(o for o in self.outcomes if not o.ok)
 
     @property
     def first_failure(self) -> ScenarioOutcome | None:

@@ -33,6 +33,7 @@ from perceptron.geometry.linear import norm2, radius2, scaled_rows
 from perceptron.numbers import as_text, exact
 from verify.runs.quantity import Scenario
 from verify.testing.check_implementation import (
+    Calls,
     Fit,
     _Findings,
     _short,
@@ -82,22 +83,12 @@ class MarginOutcome:
 
 
 @dataclass(frozen=True)
-class MarginReport:
+class MarginReport(Calls[MarginOutcome]):
     """Every call of a `check_margin_implementation`."""
 
     name: str
     beta: Fraction
     outcomes: tuple[MarginOutcome, ...]
-
-    @property
-    def ok(self) -> bool:
-        """No call has a problem."""
-        return all(o.ok for o in self.outcomes)
-
-    @property
-    def failures(self) -> tuple[MarginOutcome, ...]:
-        """The calls with problems, in order."""
-        return tuple(o for o in self.outcomes if not o.ok)
 
     def summary(self) -> str:
         """One line per source: its calls, those compared, those with problems."""
